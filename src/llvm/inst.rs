@@ -1,0 +1,422 @@
+//! Instructions.
+
+use super::{BlockId, ConstId, LocalId, MdId, TypeId, Value};
+use std::fmt;
+
+/// Integer and float binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+    FRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
+}
+
+/// Cast operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum CastOp {
+    Trunc,
+    ZExt,
+    SExt,
+    FPTrunc,
+    FPExt,
+    FPToUI,
+    FPToSI,
+    UIToFP,
+    SIToFP,
+    PtrToInt,
+    IntToPtr,
+    BitCast,
+    AddrSpaceCast,
+}
+
+/// Integer comparison predicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum IPred {
+    Eq,
+    Ne,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Sgt,
+    Sge,
+    Slt,
+    Sle,
+}
+
+/// Float comparison predicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum FPred {
+    Oeq,
+    Ogt,
+    Oge,
+    Olt,
+    Ole,
+    One,
+    Ord,
+    Ueq,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Une,
+    Uno,
+    True,
+    False,
+}
+
+/// `atomicrmw` operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum RmwOp {
+    Xchg,
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    Max,
+    Min,
+    UMax,
+    UMin,
+    FAdd,
+    FSub,
+    FMax,
+    FMin,
+}
+
+/// Atomic orderings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum Ordering {
+    Monotonic,
+    Acquire,
+    Release,
+    AcqRel,
+    SeqCst,
+}
+
+/// Synchronization scope: `None` is the system scope (printed as nothing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyncScope(pub Option<&'static str>);
+
+/// One instruction: an optional result, what it does, and attached metadata.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    /// The result value, if the instruction produces one.
+    pub result: Option<LocalId>,
+    /// The operation.
+    pub kind: InstKind,
+    /// `!mmra` attachment.
+    pub mmra: Option<MdId>,
+}
+
+impl Inst {
+    /// An instruction without metadata.
+    pub fn new(result: Option<LocalId>, kind: InstKind) -> Inst {
+        Inst {
+            result,
+            kind,
+            mmra: None,
+        }
+    }
+}
+
+/// What an instruction does. Operand types are derived from the values unless stored.
+#[derive(Clone, Debug)]
+#[allow(missing_docs)]
+pub enum InstKind {
+    Bin {
+        op: BinOp,
+        flags: &'static str,
+        a: Value,
+        b: Value,
+    },
+    FNeg {
+        a: Value,
+    },
+    ICmp {
+        pred: IPred,
+        a: Value,
+        b: Value,
+    },
+    FCmp {
+        pred: FPred,
+        a: Value,
+        b: Value,
+    },
+    Select {
+        c: Value,
+        a: Value,
+        b: Value,
+    },
+    Cast {
+        op: CastOp,
+        v: Value,
+        to: TypeId,
+    },
+    Alloca {
+        ty: TypeId,
+        addrspace: u32,
+        align: Option<u32>,
+    },
+    Load {
+        ty: TypeId,
+        ptr: Value,
+        align: Option<u32>,
+        volatile: bool,
+        atomic: Option<(Ordering, SyncScope)>,
+    },
+    Store {
+        val: Value,
+        ptr: Value,
+        align: Option<u32>,
+        volatile: bool,
+        atomic: Option<(Ordering, SyncScope)>,
+    },
+    Gep {
+        inbounds: bool,
+        src: TypeId,
+        ptr: Value,
+        indices: Vec<Value>,
+    },
+    Call {
+        cc: super::CallConv,
+        ret: TypeId,
+        callee: Value,
+        args: Vec<Value>,
+        /// Inline call-site attributes (e.g. `convergent`).
+        attrs: &'static str,
+        /// Operand bundle `"convergencectrl"(token %t)`.
+        convergence: Option<Value>,
+    },
+    Phi {
+        ty: TypeId,
+        incoming: Vec<(Value, BlockId)>,
+    },
+    ExtractElement {
+        v: Value,
+        idx: Value,
+    },
+    InsertElement {
+        v: Value,
+        elt: Value,
+        idx: Value,
+    },
+    Shuffle {
+        a: Value,
+        b: Value,
+        mask: Vec<Option<u32>>,
+    },
+    ExtractValue {
+        v: Value,
+        idx: Vec<u32>,
+    },
+    InsertValue {
+        v: Value,
+        elt: Value,
+        idx: Vec<u32>,
+    },
+    AtomicRmw {
+        op: RmwOp,
+        ptr: Value,
+        val: Value,
+        ord: Ordering,
+        scope: SyncScope,
+        align: u32,
+        volatile: bool,
+    },
+    CmpXchg {
+        ptr: Value,
+        cmp: Value,
+        new: Value,
+        success: Ordering,
+        failure: Ordering,
+        scope: SyncScope,
+        weak: bool,
+        align: u32,
+        volatile: bool,
+    },
+    Fence {
+        ord: Ordering,
+        scope: SyncScope,
+    },
+    Ret {
+        val: Option<Value>,
+    },
+    Br {
+        dest: BlockId,
+    },
+    CondBr {
+        c: Value,
+        t: BlockId,
+        f: BlockId,
+    },
+    Switch {
+        v: Value,
+        default: BlockId,
+        cases: Vec<(ConstId, BlockId)>,
+    },
+    Unreachable,
+}
+
+impl InstKind {
+    /// Whether this ends a block.
+    pub fn is_terminator(&self) -> bool {
+        matches!(
+            self,
+            InstKind::Ret { .. }
+                | InstKind::Br { .. }
+                | InstKind::CondBr { .. }
+                | InstKind::Switch { .. }
+                | InstKind::Unreachable
+        )
+    }
+}
+
+impl fmt::Display for BinOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::UDiv => "udiv",
+            BinOp::SDiv => "sdiv",
+            BinOp::URem => "urem",
+            BinOp::SRem => "srem",
+            BinOp::FAdd => "fadd",
+            BinOp::FSub => "fsub",
+            BinOp::FMul => "fmul",
+            BinOp::FDiv => "fdiv",
+            BinOp::FRem => "frem",
+            BinOp::Shl => "shl",
+            BinOp::LShr => "lshr",
+            BinOp::AShr => "ashr",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Xor => "xor",
+        })
+    }
+}
+
+impl fmt::Display for CastOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CastOp::Trunc => "trunc",
+            CastOp::ZExt => "zext",
+            CastOp::SExt => "sext",
+            CastOp::FPTrunc => "fptrunc",
+            CastOp::FPExt => "fpext",
+            CastOp::FPToUI => "fptoui",
+            CastOp::FPToSI => "fptosi",
+            CastOp::UIToFP => "uitofp",
+            CastOp::SIToFP => "sitofp",
+            CastOp::PtrToInt => "ptrtoint",
+            CastOp::IntToPtr => "inttoptr",
+            CastOp::BitCast => "bitcast",
+            CastOp::AddrSpaceCast => "addrspacecast",
+        })
+    }
+}
+
+impl fmt::Display for IPred {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IPred::Eq => "eq",
+            IPred::Ne => "ne",
+            IPred::Ugt => "ugt",
+            IPred::Uge => "uge",
+            IPred::Ult => "ult",
+            IPred::Ule => "ule",
+            IPred::Sgt => "sgt",
+            IPred::Sge => "sge",
+            IPred::Slt => "slt",
+            IPred::Sle => "sle",
+        })
+    }
+}
+
+impl fmt::Display for FPred {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FPred::Oeq => "oeq",
+            FPred::Ogt => "ogt",
+            FPred::Oge => "oge",
+            FPred::Olt => "olt",
+            FPred::Ole => "ole",
+            FPred::One => "one",
+            FPred::Ord => "ord",
+            FPred::Ueq => "ueq",
+            FPred::Ugt => "ugt",
+            FPred::Uge => "uge",
+            FPred::Ult => "ult",
+            FPred::Ule => "ule",
+            FPred::Une => "une",
+            FPred::Uno => "uno",
+            FPred::True => "true",
+            FPred::False => "false",
+        })
+    }
+}
+
+impl fmt::Display for RmwOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RmwOp::Xchg => "xchg",
+            RmwOp::Add => "add",
+            RmwOp::Sub => "sub",
+            RmwOp::And => "and",
+            RmwOp::Or => "or",
+            RmwOp::Xor => "xor",
+            RmwOp::Max => "max",
+            RmwOp::Min => "min",
+            RmwOp::UMax => "umax",
+            RmwOp::UMin => "umin",
+            RmwOp::FAdd => "fadd",
+            RmwOp::FSub => "fsub",
+            RmwOp::FMax => "fmax",
+            RmwOp::FMin => "fmin",
+        })
+    }
+}
+
+impl fmt::Display for Ordering {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ordering::Monotonic => "monotonic",
+            Ordering::Acquire => "acquire",
+            Ordering::Release => "release",
+            Ordering::AcqRel => "acq_rel",
+            Ordering::SeqCst => "seq_cst",
+        })
+    }
+}
+
+impl fmt::Display for SyncScope {
+    /// Prints ` syncscope("x")` (with the leading space) or nothing for system scope.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(s) => write!(f, " syncscope(\"{s}\")"),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,452 @@
+//! Our own small LLVM IR model and its printer. Imports nothing SPIR-V.
+//!
+//! Types, constants and metadata are interned per module and named by dense typed
+//! indices; values inside a function are [`LocalId`]s with a name and a type. Printing
+//! streams into any [`std::fmt::Write`] ([`Module::write_to`], or `Display`).
+
+mod ids;
+mod inst;
+mod names;
+mod print;
+mod types;
+
+pub use ids::{BlockId, ConstId, FuncId, GlobalId, LocalId, MdId, TypeId};
+pub use inst::{BinOp, CastOp, FPred, IPred, Inst, InstKind, Ordering, RmwOp, SyncScope};
+pub use names::{Namer, is_plain_identifier};
+pub use types::Type;
+
+use std::collections::HashMap;
+
+/// A value operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// An instruction result or parameter of the current function.
+    Local(LocalId),
+    /// A constant from the module's pool.
+    Const(ConstId),
+    /// The address of a global variable.
+    Global(GlobalId),
+    /// The address of a function.
+    Func(FuncId),
+}
+
+/// A constant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Const {
+    /// An integer of the given type (bits beyond the width are zero).
+    Int(TypeId, u128),
+    /// A floating-point value as its bit pattern.
+    Float(TypeId, u64),
+    /// `null` pointer.
+    Null(TypeId),
+    /// `zeroinitializer` of an aggregate/vector, or the zero of a scalar.
+    Zero(TypeId),
+    /// `undef`.
+    Undef(TypeId),
+    /// `poison`.
+    Poison(TypeId),
+    /// A struct, array or vector of constants.
+    Aggregate(TypeId, Vec<ConstId>),
+}
+
+/// A metadata operand.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MdOperand {
+    /// `!"text"`.
+    Str(String),
+    /// `!N`.
+    Node(MdId),
+    /// `i32 7` and the like.
+    Int(TypeId, i64),
+}
+
+/// Linkage of a global or function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Linkage {
+    /// Default (external) linkage.
+    #[default]
+    External,
+    /// `internal`.
+    Internal,
+}
+
+/// A global variable.
+#[derive(Clone, Debug)]
+pub struct Global {
+    /// Name (unique, sanitized).
+    pub name: String,
+    /// Value type.
+    pub ty: TypeId,
+    /// Address space.
+    pub addrspace: u32,
+    /// Initializer; `None` makes it an `external` declaration.
+    pub init: Option<ConstId>,
+    /// `constant` instead of `global`.
+    pub constant: bool,
+    /// Linkage when defined.
+    pub linkage: Linkage,
+    /// Alignment.
+    pub align: Option<u32>,
+    /// Attached metadata (`!kind !N`).
+    pub md: Vec<(String, MdId)>,
+}
+
+/// Calling conventions we emit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CallConv {
+    /// The C calling convention (printed as nothing).
+    #[default]
+    C,
+    /// `spir_func`.
+    SpirFunc,
+    /// `spir_kernel`.
+    SpirKernel,
+    /// `amdgpu_kernel`.
+    AmdgpuKernel,
+}
+
+/// A basic block.
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    /// Label name.
+    pub name: String,
+    /// Instructions; the last one is the terminator.
+    pub insts: Vec<Inst>,
+}
+
+/// Information on a function-local value.
+#[derive(Clone, Debug)]
+pub struct LocalInfo {
+    /// Name, unique in the function.
+    pub name: String,
+    /// Type.
+    pub ty: TypeId,
+}
+
+/// A function definition or declaration.
+#[derive(Clone, Debug, Default)]
+pub struct Function {
+    /// Name (unique in the module).
+    pub name: String,
+    /// Return type.
+    pub ret: TypeId,
+    /// Parameters (locals).
+    pub params: Vec<LocalId>,
+    /// Parameter attributes, printed after each parameter's type.
+    pub param_attrs: Vec<String>,
+    /// Variadic.
+    pub vararg: bool,
+    /// Calling convention.
+    pub cc: CallConv,
+    /// Function attributes, printed inline (e.g. `convergent`, `"hlsl.shader"="compute"`).
+    pub attrs: Vec<String>,
+    /// Linkage.
+    pub linkage: Linkage,
+    /// Attached metadata (`!kind !N`).
+    pub md: Vec<(String, MdId)>,
+    /// Blocks; empty for a declaration. The first is the entry.
+    pub blocks: Vec<Block>,
+    /// Locals (parameters and instruction results).
+    pub locals: Vec<LocalInfo>,
+    /// Comment lines printed before the definition.
+    pub comments: Vec<String>,
+    namer: Namer,
+}
+
+impl Function {
+    /// Whether this is only a declaration.
+    pub fn is_declaration(&self) -> bool {
+        self.blocks.is_empty()
+    }
+
+    /// Creates a local with a unique name derived from `hint`.
+    pub fn new_local(&mut self, hint: &str, ty: TypeId) -> LocalId {
+        let name = self.namer.unique(hint);
+        self.locals.push(LocalInfo { name, ty });
+        LocalId((self.locals.len() - 1) as u32)
+    }
+
+    /// Creates a block with a unique label derived from `hint`.
+    pub fn new_block(&mut self, hint: &str) -> BlockId {
+        let name = self.namer.unique(hint);
+        self.blocks.push(Block {
+            name,
+            insts: Vec::new(),
+        });
+        BlockId((self.blocks.len() - 1) as u32)
+    }
+
+    /// The type of a local.
+    pub fn local_ty(&self, l: LocalId) -> TypeId {
+        self.locals[l.index()].ty
+    }
+}
+
+/// A whole LLVM module.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    /// Comment lines printed at the top.
+    pub header_comments: Vec<String>,
+    /// Target triple.
+    pub triple: String,
+    /// Data layout, if any.
+    pub datalayout: Option<String>,
+    /// Global variables.
+    pub globals: Vec<Global>,
+    /// Functions (definitions and declarations).
+    pub functions: Vec<Function>,
+    /// Named metadata (`!name = !{!N, ...}`).
+    pub named_md: Vec<(String, Vec<MdId>)>,
+    /// Warnings produced while translating (not printed in the IR).
+    pub warnings: Vec<String>,
+    types: Vec<Type>,
+    type_map: HashMap<Type, TypeId>,
+    /// Identified struct types: name and body.
+    structs: Vec<(String, Vec<TypeId>)>,
+    consts: Vec<Const>,
+    const_map: HashMap<Const, ConstId>,
+    mds: Vec<Vec<MdOperand>>,
+    md_map: HashMap<Vec<MdOperand>, MdId>,
+    global_names: Namer,
+    func_by_name: HashMap<String, FuncId>,
+}
+
+impl Module {
+    /// An empty module.
+    pub fn new(triple: impl Into<String>) -> Self {
+        Module {
+            triple: triple.into(),
+            ..Default::default()
+        }
+    }
+
+    /// Interns a type.
+    pub fn ty(&mut self, t: Type) -> TypeId {
+        if let Some(id) = self.type_map.get(&t) {
+            return *id;
+        }
+        let id = TypeId(self.types.len() as u32);
+        self.types.push(t.clone());
+        self.type_map.insert(t, id);
+        id
+    }
+
+    /// The type behind an id.
+    pub fn type_of_id(&self, id: TypeId) -> &Type {
+        &self.types[id.index()]
+    }
+
+    /// Declares a new identified struct type (bodies may be set later).
+    pub fn new_struct(&mut self, hint: &str) -> TypeId {
+        let name = self.global_names.unique_in("struct", hint);
+        self.structs.push((name, Vec::new()));
+        let idx = (self.structs.len() - 1) as u32;
+        self.ty(Type::Named(idx))
+    }
+
+    /// Sets an identified struct's body.
+    pub fn set_struct_body(&mut self, ty: TypeId, fields: Vec<TypeId>) {
+        if let Type::Named(i) = self.types[ty.index()] {
+            self.structs[i as usize].1 = fields;
+        }
+    }
+
+    /// The field types of a struct type (identified or literal), if it is one.
+    pub fn struct_fields(&self, ty: TypeId) -> Option<&[TypeId]> {
+        match &self.types[ty.index()] {
+            Type::Named(i) => self.structs.get(*i as usize).map(|s| s.1.as_slice()),
+            Type::Struct(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// Interns a constant.
+    pub fn constant(&mut self, c: Const) -> ConstId {
+        if let Some(id) = self.const_map.get(&c) {
+            return *id;
+        }
+        let id = ConstId(self.consts.len() as u32);
+        self.consts.push(c.clone());
+        self.const_map.insert(c, id);
+        id
+    }
+
+    /// The constant behind an id.
+    pub fn const_of_id(&self, id: ConstId) -> &Const {
+        &self.consts[id.index()]
+    }
+
+    /// Interns a metadata node.
+    pub fn md(&mut self, ops: Vec<MdOperand>) -> MdId {
+        if let Some(id) = self.md_map.get(&ops) {
+            return *id;
+        }
+        let id = MdId(self.mds.len() as u32);
+        self.mds.push(ops.clone());
+        self.md_map.insert(ops, id);
+        id
+    }
+
+    /// Adds a global variable with a unique name derived from `hint`.
+    pub fn add_global(&mut self, hint: &str, mut g: Global) -> GlobalId {
+        g.name = self.global_names.unique(hint);
+        self.globals.push(g);
+        GlobalId((self.globals.len() - 1) as u32)
+    }
+
+    /// Reserves a global name so that only [`Module::add_function_reserved`] can take it.
+    pub fn reserve_name(&mut self, name: &str) -> bool {
+        if self.global_names.is_taken(name) {
+            return false;
+        }
+        self.global_names.unique(name);
+        true
+    }
+
+    /// Adds a function under a name reserved with [`Module::reserve_name`].
+    pub fn add_function_reserved(&mut self, name: &str, ret: TypeId, cc: CallConv) -> FuncId {
+        let id = self.add_function("", ret, cc);
+        let f = &mut self.functions[id.index()];
+        f.name = name.to_string();
+        self.func_by_name.insert(name.to_string(), id);
+        id
+    }
+
+    /// Adds a function with a unique name derived from `hint` and returns its id.
+    pub fn add_function(&mut self, hint: &str, ret: TypeId, cc: CallConv) -> FuncId {
+        let name = self.global_names.unique(hint);
+        let f = Function {
+            name: name.clone(),
+            ret,
+            params: Vec::new(),
+            param_attrs: Vec::new(),
+            vararg: false,
+            cc,
+            attrs: Vec::new(),
+            linkage: Linkage::External,
+            md: Vec::new(),
+            blocks: Vec::new(),
+            locals: Vec::new(),
+            comments: Vec::new(),
+            namer: Namer::default(),
+        };
+        self.functions.push(f);
+        let id = FuncId((self.functions.len() - 1) as u32);
+        self.func_by_name.insert(name, id);
+        id
+    }
+
+    /// Finds or adds a declaration with exactly this name and signature. Returns `None`
+    /// when the name is already taken by a function of another signature.
+    pub fn declare(
+        &mut self,
+        name: &str,
+        ret: TypeId,
+        params: &[TypeId],
+        cc: CallConv,
+        attrs: &[&str],
+    ) -> Option<FuncId> {
+        if let Some(&id) = self.func_by_name.get(name) {
+            let f = &self.functions[id.index()];
+            let same = f.ret == ret
+                && f.params.len() == params.len()
+                && f.params
+                    .iter()
+                    .zip(params)
+                    .all(|(p, t)| f.locals[p.index()].ty == *t);
+            return same.then_some(id);
+        }
+        if !names::is_plain_identifier(name) || self.global_names.is_taken(name) {
+            return None;
+        }
+        let id = self.add_function(name, ret, cc);
+        let f = &mut self.functions[id.index()];
+        for (i, t) in params.iter().enumerate() {
+            let l = f.new_local(&format!("a{i}"), *t);
+            f.params.push(l);
+            f.param_attrs.push(String::new());
+        }
+        f.attrs = attrs.iter().map(|s| s.to_string()).collect();
+        Some(id)
+    }
+
+    /// A function by id.
+    pub fn func(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+
+    /// Takes a function's body out for building (put it back with [`Module::put_function`]).
+    pub fn take_function(&mut self, id: FuncId) -> Function {
+        std::mem::take(&mut self.functions[id.index()])
+    }
+
+    /// Puts back a function taken with [`Module::take_function`].
+    pub fn put_function(&mut self, id: FuncId, f: Function) {
+        self.functions[id.index()] = f;
+    }
+
+    /// Looks up a type id without interning (for types known to exist).
+    pub fn find_type(&self, t: &Type) -> Option<TypeId> {
+        self.type_map.get(t).copied()
+    }
+
+    /// A function by id, mutably.
+    pub fn func_mut(&mut self, id: FuncId) -> &mut Function {
+        &mut self.functions[id.index()]
+    }
+
+    /// Writes the module as LLVM assembly.
+    pub fn write_to(&self, w: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        print::write_module(w, self)
+    }
+
+    /// The type of a value in the context of function `f`.
+    pub fn value_type(&self, f: &Function, v: Value) -> TypeId {
+        match v {
+            Value::Local(l) => f.locals[l.index()].ty,
+            Value::Const(c) => const_type(&self.consts[c.index()]),
+            Value::Global(g) => {
+                let as_ = self.globals[g.index()].addrspace;
+                self.type_map
+                    .get(&Type::Ptr(as_))
+                    .copied()
+                    .unwrap_or(TypeId(0))
+            }
+            Value::Func(_) => self
+                .type_map
+                .get(&Type::Ptr(0))
+                .copied()
+                .unwrap_or(TypeId(0)),
+        }
+    }
+
+    /// Struct name for printing.
+    pub(crate) fn struct_name(&self, i: u32) -> &str {
+        &self.structs[i as usize].0
+    }
+}
+
+/// The type of a constant.
+pub fn const_type(c: &Const) -> TypeId {
+    match c {
+        Const::Int(t, _)
+        | Const::Float(t, _)
+        | Const::Null(t)
+        | Const::Zero(t)
+        | Const::Undef(t)
+        | Const::Poison(t)
+        | Const::Aggregate(t, _) => *t,
+    }
+}
+
+impl std::fmt::Display for Module {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.write_to(f)
+    }
+}
+
+/// Prints a type into a `String` (for attributes such as `byval(T)`).
+pub fn write_type_string(m: &Module, t: TypeId, out: &mut String) {
+    // Writing into a String cannot fail.
+    let _ = print::write_type(out, m, t);
+}

@@ -1,0 +1,633 @@
+//! The streaming printer: LLVM assembly into any `fmt::Write`.
+
+use super::{
+    CallConv, Const, Function, Global, Inst, InstKind, Linkage, MdOperand, Module, Type, TypeId,
+    Value,
+};
+use std::fmt::{Result, Write};
+
+/// Writes the whole module.
+pub fn write_module(w: &mut dyn Write, m: &Module) -> Result {
+    for c in &m.header_comments {
+        writeln!(w, "; {c}")?;
+    }
+    if let Some(dl) = &m.datalayout {
+        writeln!(w, "target datalayout = \"{dl}\"")?;
+    }
+    writeln!(w, "target triple = \"{}\"", m.triple)?;
+    if !m.structs.is_empty() {
+        writeln!(w)?;
+    }
+    for (name, body) in &m.structs {
+        write!(w, "%{name} = type {{")?;
+        write_list(w, m, body)?;
+        writeln!(w, "}}")?;
+    }
+    if !m.globals.is_empty() {
+        writeln!(w)?;
+    }
+    for g in &m.globals {
+        write_global(w, m, g)?;
+    }
+    for f in &m.functions {
+        writeln!(w)?;
+        write_function(w, m, f)?;
+    }
+    if !m.named_md.is_empty() || !m.mds.is_empty() {
+        writeln!(w)?;
+    }
+    for (name, nodes) in &m.named_md {
+        write!(w, "!{name} = !{{")?;
+        for (i, n) in nodes.iter().enumerate() {
+            if i > 0 {
+                w.write_str(", ")?;
+            }
+            write!(w, "!{}", n.0)?;
+        }
+        writeln!(w, "}}")?;
+    }
+    for (i, ops) in m.mds.iter().enumerate() {
+        write!(w, "!{i} = !{{")?;
+        for (j, op) in ops.iter().enumerate() {
+            if j > 0 {
+                w.write_str(", ")?;
+            }
+            match op {
+                MdOperand::Str(s) => {
+                    w.write_str("!")?;
+                    write_quoted(w, s)?;
+                }
+                MdOperand::Node(n) => write!(w, "!{}", n.0)?,
+                MdOperand::Int(t, v) => {
+                    write_type(w, m, *t)?;
+                    write!(w, " {v}")?;
+                }
+            }
+        }
+        writeln!(w, "}}")?;
+    }
+    Ok(())
+}
+
+fn write_list(w: &mut dyn Write, m: &Module, tys: &[TypeId]) -> Result {
+    for (i, t) in tys.iter().enumerate() {
+        w.write_str(if i == 0 { " " } else { ", " })?;
+        write_type(w, m, *t)?;
+    }
+    if !tys.is_empty() {
+        w.write_str(" ")?;
+    }
+    Ok(())
+}
+
+fn write_quoted(w: &mut dyn Write, s: &str) -> Result {
+    w.write_char('"')?;
+    for b in s.bytes() {
+        if b == b'"' || b == b'\\' || !(0x20..0x7f).contains(&b) {
+            write!(w, "\\{b:02X}")?;
+        } else {
+            w.write_char(b as char)?;
+        }
+    }
+    w.write_char('"')
+}
+
+/// Writes a type.
+pub fn write_type(w: &mut dyn Write, m: &Module, t: TypeId) -> Result {
+    match m.type_of_id(t) {
+        Type::Void => w.write_str("void"),
+        Type::Int(n) => write!(w, "i{n}"),
+        Type::Half => w.write_str("half"),
+        Type::BFloat => w.write_str("bfloat"),
+        Type::Float => w.write_str("float"),
+        Type::Double => w.write_str("double"),
+        Type::Ptr(0) => w.write_str("ptr"),
+        Type::Ptr(a) => write!(w, "ptr addrspace({a})"),
+        Type::Vector(n, e) => {
+            write!(w, "<{n} x ")?;
+            write_type(w, m, *e)?;
+            w.write_str(">")
+        }
+        Type::Array(n, e) => {
+            write!(w, "[{n} x ")?;
+            write_type(w, m, *e)?;
+            w.write_str("]")
+        }
+        Type::Struct(fields) => {
+            w.write_str("{")?;
+            write_list(w, m, fields)?;
+            w.write_str("}")
+        }
+        Type::Named(i) => write!(w, "%{}", m.struct_name(*i)),
+        Type::Target(name, tys, ints) => {
+            write!(w, "target(\"{name}\"")?;
+            for t in tys {
+                w.write_str(", ")?;
+                write_type(w, m, *t)?;
+            }
+            for i in ints {
+                write!(w, ", {i}")?;
+            }
+            w.write_str(")")
+        }
+        Type::Token => w.write_str("token"),
+        Type::Metadata => w.write_str("metadata"),
+    }
+}
+
+fn write_const(w: &mut dyn Write, m: &Module, c: &Const) -> Result {
+    match c {
+        Const::Int(t, v) => {
+            let bits = m.type_of_id(*t).scalar_bits().unwrap_or(64);
+            if bits == 1 {
+                w.write_str(if *v & 1 == 1 { "true" } else { "false" })
+            } else if bits <= 64 {
+                // Print the signed interpretation, as LLVM does.
+                let shift = 64 - bits;
+                let s = ((*v as u64) << shift) as i64 >> shift;
+                write!(w, "{s}")
+            } else {
+                write!(w, "{v}")
+            }
+        }
+        Const::Float(t, bits) => write_float(w, m.type_of_id(*t), *bits),
+        Const::Null(_) => w.write_str("null"),
+        Const::Zero(t) => match m.type_of_id(*t) {
+            Type::Int(1) => w.write_str("false"),
+            Type::Int(_) => w.write_str("0"),
+            ty if ty.is_float() => w.write_str("0.0"),
+            Type::Ptr(_) => w.write_str("null"),
+            Type::Target(..) => w.write_str("zeroinitializer"),
+            _ => w.write_str("zeroinitializer"),
+        },
+        Const::Undef(_) => w.write_str("undef"),
+        Const::Poison(_) => w.write_str("poison"),
+        Const::Aggregate(t, elems) => {
+            let (open, close) = match m.type_of_id(*t) {
+                Type::Vector(..) => ("<", ">"),
+                Type::Array(..) => ("[", "]"),
+                _ => ("{ ", " }"),
+            };
+            w.write_str(open)?;
+            for (i, e) in elems.iter().enumerate() {
+                if i > 0 {
+                    w.write_str(", ")?;
+                }
+                let ec = m.const_of_id(*e);
+                write_type(w, m, super::const_type(ec))?;
+                w.write_str(" ")?;
+                write_const(w, m, ec)?;
+            }
+            w.write_str(close)
+        }
+    }
+}
+
+fn write_float(w: &mut dyn Write, ty: &Type, bits: u64) -> Result {
+    match ty {
+        Type::Half => write!(w, "0xH{:04X}", bits & 0xffff),
+        Type::BFloat => write!(w, "0xR{:04X}", bits & 0xffff),
+        Type::Float => {
+            let v = f64::from(f32::from_bits(bits as u32));
+            write_f64(w, v)
+        }
+        _ => write_f64(w, f64::from_bits(bits)),
+    }
+}
+
+fn write_f64(w: &mut dyn Write, v: f64) -> Result {
+    if v.is_finite()
+        && v == v.trunc()
+        && v.abs() < 16_777_216.0
+        && !(v == 0.0 && v.is_sign_negative())
+    {
+        write!(w, "{v:.1}")
+    } else {
+        write!(w, "0x{:016X}", v.to_bits())
+    }
+}
+
+/// Writes a value operand (without its type).
+fn write_value(w: &mut dyn Write, m: &Module, f: &Function, v: Value) -> Result {
+    match v {
+        Value::Local(l) => write!(w, "%{}", f.locals[l.index()].name),
+        Value::Const(c) => write_const(w, m, m.const_of_id(c)),
+        Value::Global(g) => write!(w, "@{}", m.globals[g.index()].name),
+        Value::Func(id) => write!(w, "@{}", m.func(id).name),
+    }
+}
+
+/// Writes `<type> <value>`.
+fn write_typed(w: &mut dyn Write, m: &Module, f: &Function, v: Value) -> Result {
+    write_type(w, m, m.value_type(f, v))?;
+    w.write_str(" ")?;
+    write_value(w, m, f, v)
+}
+
+fn write_global(w: &mut dyn Write, m: &Module, g: &Global) -> Result {
+    write!(w, "@{} = ", g.name)?;
+    match (g.init, g.linkage) {
+        (None, _) => w.write_str("external ")?,
+        (Some(_), Linkage::Internal) => w.write_str("internal ")?,
+        (Some(_), Linkage::External) => {}
+    }
+    if g.addrspace != 0 {
+        write!(w, "addrspace({}) ", g.addrspace)?;
+    }
+    w.write_str(if g.constant { "constant " } else { "global " })?;
+    write_type(w, m, g.ty)?;
+    if let Some(init) = g.init {
+        w.write_str(" ")?;
+        write_const(w, m, m.const_of_id(init))?;
+    }
+    if let Some(a) = g.align {
+        write!(w, ", align {a}")?;
+    }
+    for (k, n) in &g.md {
+        write!(w, ", !{k} !{}", n.0)?;
+    }
+    writeln!(w)
+}
+
+fn cc_str(cc: CallConv) -> &'static str {
+    match cc {
+        CallConv::C => "",
+        CallConv::SpirFunc => "spir_func ",
+        CallConv::SpirKernel => "spir_kernel ",
+        CallConv::AmdgpuKernel => "amdgpu_kernel ",
+    }
+}
+
+fn write_function(w: &mut dyn Write, m: &Module, f: &Function) -> Result {
+    for c in &f.comments {
+        writeln!(w, "; {c}")?;
+    }
+    let decl = f.is_declaration();
+    w.write_str(if decl { "declare " } else { "define " })?;
+    if !decl && f.linkage == Linkage::Internal {
+        w.write_str("internal ")?;
+    }
+    w.write_str(cc_str(f.cc))?;
+    write_type(w, m, f.ret)?;
+    write!(w, " @{}(", f.name)?;
+    for (i, p) in f.params.iter().enumerate() {
+        if i > 0 {
+            w.write_str(", ")?;
+        }
+        write_type(w, m, f.locals[p.index()].ty)?;
+        if let Some(a) = f.param_attrs.get(i).filter(|a| !a.is_empty()) {
+            write!(w, " {a}")?;
+        }
+        if !decl {
+            write!(w, " %{}", f.locals[p.index()].name)?;
+        }
+    }
+    if f.vararg {
+        w.write_str(if f.params.is_empty() { "..." } else { ", ..." })?;
+    }
+    w.write_str(")")?;
+    for a in &f.attrs {
+        write!(w, " {a}")?;
+    }
+    for (k, n) in &f.md {
+        write!(w, " !{k} !{}", n.0)?;
+    }
+    if decl {
+        return writeln!(w);
+    }
+    writeln!(w, " {{")?;
+    for (bi, b) in f.blocks.iter().enumerate() {
+        if bi > 0 {
+            writeln!(w)?;
+        }
+        writeln!(w, "{}:", b.name)?;
+        for inst in &b.insts {
+            w.write_str("  ")?;
+            write_inst(w, m, f, inst)?;
+            if let Some(md) = inst.mmra {
+                write!(w, ", !mmra !{}", md.0)?;
+            }
+            writeln!(w)?;
+        }
+    }
+    writeln!(w, "}}")
+}
+
+fn write_align(w: &mut dyn Write, align: Option<u32>) -> Result {
+    match align {
+        Some(a) => write!(w, ", align {a}"),
+        None => Ok(()),
+    }
+}
+
+fn write_inst(w: &mut dyn Write, m: &Module, f: &Function, inst: &Inst) -> Result {
+    if let Some(r) = inst.result {
+        write!(w, "%{} = ", f.locals[r.index()].name)?;
+    }
+    let v = |w: &mut dyn Write, x: Value| write_value(w, m, f, x);
+    let tv = |w: &mut dyn Write, x: Value| write_typed(w, m, f, x);
+    let blk =
+        |w: &mut dyn Write, b: super::BlockId| write!(w, "label %{}", f.blocks[b.index()].name);
+    match &inst.kind {
+        InstKind::Bin { op, flags, a, b } => {
+            write!(w, "{op} {flags}")?;
+            tv(w, *a)?;
+            w.write_str(", ")?;
+            v(w, *b)
+        }
+        InstKind::FNeg { a } => {
+            w.write_str("fneg ")?;
+            tv(w, *a)
+        }
+        InstKind::ICmp { pred, a, b } => {
+            write!(w, "icmp {pred} ")?;
+            tv(w, *a)?;
+            w.write_str(", ")?;
+            v(w, *b)
+        }
+        InstKind::FCmp { pred, a, b } => {
+            write!(w, "fcmp {pred} ")?;
+            tv(w, *a)?;
+            w.write_str(", ")?;
+            v(w, *b)
+        }
+        InstKind::Select { c, a, b } => {
+            w.write_str("select ")?;
+            tv(w, *c)?;
+            w.write_str(", ")?;
+            tv(w, *a)?;
+            w.write_str(", ")?;
+            tv(w, *b)
+        }
+        InstKind::Cast { op, v: x, to } => {
+            write!(w, "{op} ")?;
+            tv(w, *x)?;
+            w.write_str(" to ")?;
+            write_type(w, m, *to)
+        }
+        InstKind::Alloca {
+            ty,
+            addrspace,
+            align,
+        } => {
+            w.write_str("alloca ")?;
+            write_type(w, m, *ty)?;
+            write_align(w, *align)?;
+            if *addrspace != 0 {
+                write!(w, ", addrspace({addrspace})")?;
+            }
+            Ok(())
+        }
+        InstKind::Load {
+            ty,
+            ptr,
+            align,
+            volatile,
+            atomic,
+        } => {
+            w.write_str("load ")?;
+            if atomic.is_some() {
+                w.write_str("atomic ")?;
+            }
+            if *volatile {
+                w.write_str("volatile ")?;
+            }
+            write_type(w, m, *ty)?;
+            w.write_str(", ")?;
+            tv(w, *ptr)?;
+            if let Some((ord, scope)) = atomic {
+                write!(w, "{scope} {ord}")?;
+            }
+            write_align(w, *align)
+        }
+        InstKind::Store {
+            val,
+            ptr,
+            align,
+            volatile,
+            atomic,
+        } => {
+            w.write_str("store ")?;
+            if atomic.is_some() {
+                w.write_str("atomic ")?;
+            }
+            if *volatile {
+                w.write_str("volatile ")?;
+            }
+            tv(w, *val)?;
+            w.write_str(", ")?;
+            tv(w, *ptr)?;
+            if let Some((ord, scope)) = atomic {
+                write!(w, "{scope} {ord}")?;
+            }
+            write_align(w, *align)
+        }
+        InstKind::Gep {
+            inbounds,
+            src,
+            ptr,
+            indices,
+        } => {
+            w.write_str(if *inbounds {
+                "getelementptr inbounds "
+            } else {
+                "getelementptr "
+            })?;
+            write_type(w, m, *src)?;
+            w.write_str(", ")?;
+            tv(w, *ptr)?;
+            for i in indices {
+                w.write_str(", ")?;
+                tv(w, *i)?;
+            }
+            Ok(())
+        }
+        InstKind::Call {
+            cc,
+            ret,
+            callee,
+            args,
+            attrs,
+            convergence,
+        } => {
+            write!(w, "call {}", cc_str(*cc))?;
+            write_type(w, m, *ret)?;
+            if let Value::Func(id) = callee {
+                let callee_f = m.func(*id);
+                if callee_f.vararg {
+                    w.write_str(" (")?;
+                    for (i, p) in callee_f.params.iter().enumerate() {
+                        if i > 0 {
+                            w.write_str(", ")?;
+                        }
+                        write_type(w, m, callee_f.locals[p.index()].ty)?;
+                    }
+                    w.write_str(if callee_f.params.is_empty() {
+                        "...)"
+                    } else {
+                        ", ...)"
+                    })?;
+                }
+            }
+            w.write_str(" ")?;
+            v(w, *callee)?;
+            w.write_str("(")?;
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    w.write_str(", ")?;
+                }
+                tv(w, *a)?;
+            }
+            w.write_str(")")?;
+            if !attrs.is_empty() {
+                write!(w, " {attrs}")?;
+            }
+            if let Some(t) = convergence {
+                w.write_str(" [ \"convergencectrl\"(")?;
+                tv(w, *t)?;
+                w.write_str(") ]")?;
+            }
+            Ok(())
+        }
+        InstKind::Phi { ty, incoming } => {
+            w.write_str("phi ")?;
+            write_type(w, m, *ty)?;
+            for (i, (x, b)) in incoming.iter().enumerate() {
+                w.write_str(if i == 0 { " [ " } else { ", [ " })?;
+                v(w, *x)?;
+                write!(w, ", %{} ]", f.blocks[b.index()].name)?;
+            }
+            Ok(())
+        }
+        InstKind::ExtractElement { v: x, idx } => {
+            w.write_str("extractelement ")?;
+            tv(w, *x)?;
+            w.write_str(", ")?;
+            tv(w, *idx)
+        }
+        InstKind::InsertElement { v: x, elt, idx } => {
+            w.write_str("insertelement ")?;
+            tv(w, *x)?;
+            w.write_str(", ")?;
+            tv(w, *elt)?;
+            w.write_str(", ")?;
+            tv(w, *idx)
+        }
+        InstKind::Shuffle { a, b, mask } => {
+            w.write_str("shufflevector ")?;
+            tv(w, *a)?;
+            w.write_str(", ")?;
+            tv(w, *b)?;
+            write!(w, ", <{} x i32> <", mask.len())?;
+            for (i, e) in mask.iter().enumerate() {
+                if i > 0 {
+                    w.write_str(", ")?;
+                }
+                match e {
+                    Some(x) => write!(w, "i32 {x}")?,
+                    None => w.write_str("i32 poison")?,
+                }
+            }
+            w.write_str(">")
+        }
+        InstKind::ExtractValue { v: x, idx } => {
+            w.write_str("extractvalue ")?;
+            tv(w, *x)?;
+            for i in idx {
+                write!(w, ", {i}")?;
+            }
+            Ok(())
+        }
+        InstKind::InsertValue { v: x, elt, idx } => {
+            w.write_str("insertvalue ")?;
+            tv(w, *x)?;
+            w.write_str(", ")?;
+            tv(w, *elt)?;
+            for i in idx {
+                write!(w, ", {i}")?;
+            }
+            Ok(())
+        }
+        InstKind::AtomicRmw {
+            op,
+            ptr,
+            val,
+            ord,
+            scope,
+            align,
+            volatile,
+        } => {
+            write!(
+                w,
+                "atomicrmw {}{op} ",
+                if *volatile { "volatile " } else { "" }
+            )?;
+            tv(w, *ptr)?;
+            w.write_str(", ")?;
+            tv(w, *val)?;
+            write!(w, "{scope} {ord}, align {align}")
+        }
+        InstKind::CmpXchg {
+            ptr,
+            cmp,
+            new,
+            success,
+            failure,
+            scope,
+            weak,
+            align,
+            volatile,
+        } => {
+            w.write_str("cmpxchg ")?;
+            if *weak {
+                w.write_str("weak ")?;
+            }
+            if *volatile {
+                w.write_str("volatile ")?;
+            }
+            tv(w, *ptr)?;
+            w.write_str(", ")?;
+            tv(w, *cmp)?;
+            w.write_str(", ")?;
+            tv(w, *new)?;
+            write!(w, "{scope} {success} {failure}, align {align}")
+        }
+        InstKind::Fence { ord, scope } => write!(w, "fence{scope} {ord}"),
+        InstKind::Ret { val: None } => w.write_str("ret void"),
+        InstKind::Ret { val: Some(x) } => {
+            w.write_str("ret ")?;
+            tv(w, *x)
+        }
+        InstKind::Br { dest } => {
+            w.write_str("br ")?;
+            blk(w, *dest)
+        }
+        InstKind::CondBr { c, t, f: fb } => {
+            w.write_str("br ")?;
+            tv(w, *c)?;
+            w.write_str(", ")?;
+            blk(w, *t)?;
+            w.write_str(", ")?;
+            blk(w, *fb)
+        }
+        InstKind::Switch {
+            v: x,
+            default,
+            cases,
+        } => {
+            w.write_str("switch ")?;
+            tv(w, *x)?;
+            w.write_str(", ")?;
+            blk(w, *default)?;
+            w.write_str(" [")?;
+            for (c, b) in cases {
+                w.write_str(" ")?;
+                tv(w, Value::Const(*c))?;
+                w.write_str(", ")?;
+                blk(w, *b)?;
+            }
+            w.write_str(" ]")
+        }
+        InstKind::Unreachable => w.write_str("unreachable"),
+    }
+}

@@ -1,0 +1,291 @@
+//! Calls: LLVM intrinsics, and SPIR-V-friendly builtins (`__spirv_<Op>`, Itanium-mangled)
+//! for instructions LLVM has no equivalent for: group and subgroup operations,
+//! derivatives, image operations and the rest.
+
+use super::SpvTy;
+use super::func::FnCtx;
+use super::mangle::{MTy, mangle};
+use crate::error::Error;
+use crate::llvm::{CallConv, InstKind, Type, TypeId, Value};
+use crate::spirv::{Inst, Op, Operand};
+
+/// Whether calls lowered from this opcode are convergent (SPEC §5's list).
+pub fn is_convergent_op(op: Op) -> bool {
+    let name = format!("{op:?}");
+    matches!(op, Op::ControlBarrier)
+        || name.starts_with("GroupNonUniform")
+        || (name.starts_with("Group")
+            && !name.starts_with("GroupDecorate")
+            && !name.starts_with("GroupMemberDecorate"))
+        || name.starts_with("Subgroup")
+        || name.starts_with("DPd")
+        || name.starts_with("Fwidth")
+        || (name.starts_with("Image") && name.contains("ImplicitLod"))
+        || op == Op::ImageQueryLod
+        || name.starts_with("CooperativeMatrix")
+}
+
+/// The LLVM intrinsic name suffix for an overload type (`i32`, `f32`, `v4f32`, `p1`).
+pub fn type_suffix(m: &crate::llvm::Module, t: TypeId) -> String {
+    match m.type_of_id(t) {
+        Type::Int(n) => format!("i{n}"),
+        Type::Half => "f16".into(),
+        Type::BFloat => "bf16".into(),
+        Type::Float => "f32".into(),
+        Type::Double => "f64".into(),
+        Type::Ptr(a) => format!("p{a}"),
+        Type::Vector(n, e) => format!("v{n}{}", type_suffix(m, *e)),
+        _ => "x".into(),
+    }
+}
+
+impl FnCtx<'_, '_> {
+    /// Calls `llvm.<base>.<overloads…>` with `args`, returning a value of type `ret`.
+    pub fn intrinsic(
+        &mut self,
+        base: &str,
+        overloads: &[TypeId],
+        ret: TypeId,
+        args: Vec<Value>,
+    ) -> Result<Value, Error> {
+        let mut name = format!("llvm.{base}");
+        for t in overloads {
+            name.push('.');
+            name.push_str(&type_suffix(&self.cx.m, *t));
+        }
+        let params: Vec<TypeId> = args.iter().map(|a| self.ll_type_of(*a)).collect();
+        let fid = self
+            .cx
+            .m
+            .declare(&name, ret, &params, CallConv::C, &[])
+            .ok_or_else(|| {
+                crate::error::invalid(format!("intrinsic {name} declared with two signatures"))
+            })?;
+        let kind = InstKind::Call {
+            cc: CallConv::C,
+            ret,
+            callee: Value::Func(fid),
+            args,
+            attrs: "",
+            convergence: None,
+        };
+        if self.cx.m.type_of_id(ret) == &Type::Void {
+            self.emit_void(kind);
+            Ok(Value::Const(self.cx.null_of(ret)))
+        } else {
+            Ok(self.emit("t", ret, kind))
+        }
+    }
+
+    /// The mangling type of a SPIR-V type.
+    pub fn mty(&self, ty: u32) -> Result<MTy, Error> {
+        let signed_default = self.cx.kernel;
+        Ok(match self.cx.spv_ty(ty)?.clone() {
+            SpvTy::Void => MTy::Void,
+            SpvTy::Bool => MTy::Bool,
+            SpvTy::Int { width, signed } => int_mty(width, signed || signed_default),
+            SpvTy::Float { width: 16 } => MTy::Half,
+            SpvTy::Float { width: 64 } => MTy::Double,
+            SpvTy::Float { .. } => MTy::Float,
+            SpvTy::Vector { elem, n } => MTy::Vector(n, Box::new(self.mty(elem)?)),
+            SpvTy::Pointer { sc, pointee } => {
+                let a = super::types::addrspace(sc, crate::Target::Generic)?;
+                let inner = if self
+                    .cx
+                    .types
+                    .get(pointee as usize)
+                    .is_some_and(|t| t.is_some())
+                {
+                    self.mty(pointee)?
+                } else {
+                    MTy::Named(format!("_{pointee}"))
+                };
+                // OpenCL's private address space is the Function storage class (0).
+                MTy::Pointer {
+                    addrspace: a,
+                    pointee: Box::new(inner),
+                    is_const: false,
+                }
+            }
+            SpvTy::Struct { .. } => MTy::Named(self.struct_mangle_name(ty)),
+            SpvTy::Image { sampled, params } => MTy::Named(format!(
+                "__spirv_Image__{}_{}",
+                self.scalar_name(sampled)?,
+                join(&params)
+            )),
+            SpvTy::SampledImage { image } => {
+                let SpvTy::Image { sampled, params } = self.cx.spv_ty(image)?.clone() else {
+                    return Ok(MTy::Named("__spirv_SampledImage".into()));
+                };
+                MTy::Named(format!(
+                    "__spirv_SampledImage__{}_{}",
+                    self.scalar_name(sampled)?,
+                    join(&params)
+                ))
+            }
+            SpvTy::Opaque(name) => MTy::Named(name.replace('.', "_").replace("spirv_", "__spirv_")),
+            SpvTy::Matrix { .. }
+            | SpvTy::Array { .. }
+            | SpvTy::RuntimeArray { .. }
+            | SpvTy::Function { .. } => MTy::Named(format!("__spirv_type_{ty}")),
+        })
+    }
+
+    fn struct_mangle_name(&self, ty: u32) -> String {
+        match self.cx.names.get(&ty) {
+            Some(n) if crate::llvm::is_plain_identifier(n) => n.clone(),
+            _ => format!("struct_{ty}"),
+        }
+    }
+
+    fn scalar_name(&self, ty: u32) -> Result<String, Error> {
+        Ok(match self.cx.spv_ty(ty)? {
+            SpvTy::Void => "void".into(),
+            SpvTy::Int { width, signed } => format!("{}int{width}", if *signed { "" } else { "u" }),
+            SpvTy::Float { width } => format!("float{width}"),
+            _ => "other".into(),
+        })
+    }
+
+    /// Calls builtin `name` (mangled from `args`' types) with a result of SPIR-V type
+    /// `result` (`None` for void). Convergent builtins are declared `convergent`.
+    pub fn call_builtin(
+        &mut self,
+        inst: &Inst,
+        name: &str,
+        args: &[(Value, MTy)],
+        result: Option<u32>,
+        convergent: bool,
+    ) -> Result<Option<Value>, Error> {
+        let mtys: Vec<MTy> = args.iter().map(|(_, m)| m.clone()).collect();
+        let ret = match result {
+            Some(t) => self.cx.llty(t)?,
+            None => self.cx.m.ty(Type::Void),
+        };
+        let params: Vec<TypeId> = args.iter().map(|(v, _)| self.ll_type_of(*v)).collect();
+        let attrs: &[&str] = if convergent {
+            &["convergent", "nounwind"]
+        } else {
+            &["nounwind"]
+        };
+        let cc = self.cx.func_cc();
+        let mut mangled = mangle(name, &mtys);
+        let mut fid = self.cx.m.declare(&mangled, ret, &params, cc, attrs);
+        if fid.is_none() {
+            // The same operands with another result type: add the result type to the name.
+            let rname = match result {
+                Some(t) => format!("{name}_R{}", self.ret_suffix(t)?),
+                None => format!("{name}_Rvoid"),
+            };
+            mangled = mangle(&rname, &mtys);
+            fid = self.cx.m.declare(&mangled, ret, &params, cc, attrs);
+        }
+        let fid = fid.ok_or_else(|| {
+            inst.invalid(format!("builtin {mangled} declared with two signatures"))
+        })?;
+        let kind = InstKind::Call {
+            cc,
+            ret,
+            callee: Value::Func(fid),
+            args: args.iter().map(|(v, _)| *v).collect(),
+            attrs: "",
+            convergence: None,
+        };
+        match (result, inst.result_id) {
+            (None, _) => {
+                self.emit_void(kind);
+                Ok(None)
+            }
+            (Some(t), Some(rid)) if inst.result_type == Some(t) => {
+                let hint = self.cx.hint(rid);
+                let v = self.emit(&hint, ret, kind);
+                self.define(inst, v)?;
+                Ok(Some(v))
+            }
+            (Some(_), _) => Ok(Some(self.emit("t", ret, kind))),
+        }
+    }
+
+    /// `_R` name suffix for a result type (`float4`, `uint`, …).
+    fn ret_suffix(&self, t: u32) -> Result<String, Error> {
+        Ok(match self.cx.spv_ty(t)?.clone() {
+            SpvTy::Vector { elem, n } => format!("{}{n}", self.ret_suffix(elem)?),
+            SpvTy::Int { width: 8, signed } => if signed { "char" } else { "uchar" }.into(),
+            SpvTy::Int { width: 16, signed } => if signed { "short" } else { "ushort" }.into(),
+            SpvTy::Int { width: 64, signed } => if signed { "long" } else { "ulong" }.into(),
+            SpvTy::Int { signed, .. } => if signed { "int" } else { "uint" }.into(),
+            SpvTy::Float { width: 16 } => "half".into(),
+            SpvTy::Float { width: 64 } => "double".into(),
+            SpvTy::Float { .. } => "float".into(),
+            SpvTy::Bool => "bool".into(),
+            _ => format!("T{t}"),
+        })
+    }
+
+    /// An argument for a builtin from an id operand: its value and mangling type.
+    pub fn arg(&self, id: u32) -> Result<(Value, MTy), Error> {
+        let vi = self.info(id)?;
+        Ok((vi.v, self.mty(vi.spv_ty)?))
+    }
+
+    /// An `i32` constant argument.
+    pub fn i32_arg(&mut self, v: u64) -> (Value, MTy) {
+        (self.cx.i32_val(v), MTy::Int)
+    }
+
+    /// Lowers an instruction with no LLVM equivalent to a call of `__spirv_<OpName>`:
+    /// id operands pass as values, scope/semantics ids and literals as `i32` constants.
+    pub fn lower_generic_builtin(&mut self, inst: &Inst) -> Result<(), Error> {
+        let convergent = is_convergent_op(inst.op);
+        let mut args = Vec::with_capacity(inst.operands.len());
+        for (i, op) in inst.operands.iter().enumerate() {
+            let a = match op {
+                Operand::IdRef(id) => self.arg(*id)?,
+                Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
+                    let v = self
+                        .cx
+                        .const_int(*id)
+                        .ok_or_else(|| inst.err(format!("operand {i} is not a constant")))?;
+                    self.i32_arg(v)
+                }
+                Operand::LiteralBit32(v) => self.i32_arg(u64::from(*v)),
+                Operand::GroupOperation(g) => self.i32_arg(*g as u64),
+                Operand::ImageOperands(m) => self.i32_arg(u64::from(m.bits())),
+                Operand::StorageClass(s) => self.i32_arg(*s as u64),
+                Operand::Scope(s) => self.i32_arg(*s as u64),
+                Operand::MemoryAccess(m) => self.i32_arg(u64::from(m.bits())),
+                Operand::CooperativeMatrixOperands(m) => self.i32_arg(u64::from(m.bits())),
+                other => {
+                    return Err(
+                        inst.unsupported_form(format!("operand {other:?} in a builtin call"))
+                    );
+                }
+            };
+            args.push(a);
+        }
+        let name = format!("__spirv_{}", inst.opname.trim_start_matches("Op"));
+        self.call_builtin(inst, &name, &args, inst.result_type, convergent)?;
+        Ok(())
+    }
+}
+
+fn join(v: &[u32]) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// The mangling type of an integer.
+pub fn int_mty(width: u32, signed: bool) -> MTy {
+    match (width, signed) {
+        (8, true) => MTy::Char,
+        (8, false) => MTy::UChar,
+        (16, true) => MTy::Short,
+        (16, false) => MTy::UShort,
+        (64, true) => MTy::Long,
+        (64, false) => MTy::ULong,
+        (_, true) => MTy::Int,
+        (_, false) => MTy::UInt,
+    }
+}

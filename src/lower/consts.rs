@@ -1,0 +1,312 @@
+//! Constants, specialization constants (at their defaults) and module-level undefs.
+//!
+//! `OpSpecConstantOp` is folded here for the integer, logical and composite operations
+//! SPIR-V allows in it, using the specialization constants' default values.
+
+use super::{Ctx, SpvTy};
+use crate::error::Error;
+use crate::llvm::{Const, ConstId, Type, Value};
+use crate::spirv::{Inst, Op, Operand};
+
+impl Ctx<'_> {
+    /// Lowers one module-level instruction (type, constant, variable, …).
+    pub(crate) fn lower_global_inst(&mut self, inst: &Inst) -> Result<(), Error> {
+        match inst.op {
+            op if is_type_op(op) => self.lower_type(inst),
+            Op::ConstantTrue | Op::ConstantFalse | Op::SpecConstantTrue | Op::SpecConstantFalse => {
+                let t = self.llty(inst.rty()?)?;
+                let v = matches!(inst.op, Op::ConstantTrue | Op::SpecConstantTrue);
+                let c = self.m.constant(Const::Int(t, u128::from(v)));
+                self.def_const(inst, c)
+            }
+            Op::Constant | Op::SpecConstant => {
+                let c = self.scalar_constant(inst)?;
+                self.def_const(inst, c)
+            }
+            Op::ConstantComposite
+            | Op::SpecConstantComposite
+            | Op::ConstantCompositeReplicateEXT => {
+                let t = self.llty(inst.rty()?)?;
+                let mut elems = Vec::with_capacity(inst.operands.len());
+                for id in inst.ids_from(0)? {
+                    elems.push(self.const_of(inst, id)?);
+                }
+                if inst.op == Op::ConstantCompositeReplicateEXT {
+                    let n = self.composite_len(inst.rty()?)?;
+                    let e = elems
+                        .first()
+                        .copied()
+                        .ok_or_else(|| inst.err("missing constituent"))?;
+                    elems = vec![e; n as usize];
+                }
+                let c = self.m.constant(Const::Aggregate(t, elems));
+                self.def_const(inst, c)
+            }
+            Op::ConstantNull => {
+                let t = self.llty(inst.rty()?)?;
+                let c = self.null_of(t);
+                self.def_const(inst, c)
+            }
+            Op::Undef => {
+                let t = self.llty(inst.rty()?)?;
+                let c = self.m.constant(Const::Undef(t));
+                self.def_const(inst, c)
+            }
+            Op::SpecConstantOp => {
+                let c = self.fold_spec_op(inst)?;
+                self.def_const(inst, c)
+            }
+            Op::Variable => self.lower_global_variable(inst),
+            Op::ConstantSampler => {
+                // Materialized as a `__spirv_ConstantSampler` call in each function using it.
+                let mode = |i: usize| -> Result<u32, Error> {
+                    Ok(match inst.operand(i)? {
+                        Operand::SamplerAddressingMode(m) => *m as u32,
+                        Operand::SamplerFilterMode(m) => *m as u32,
+                        Operand::LiteralBit32(v) => *v,
+                        other => return Err(inst.err(format!("unexpected operand {other:?}"))),
+                    })
+                };
+                let modes = (mode(0)?, mode(1)?, mode(2)?);
+                self.const_samplers.insert(inst.rid()?, modes);
+                Ok(())
+            }
+            Op::Line | Op::NoLine | Op::Nop => Ok(()),
+            Op::ExtInst => {
+                let set = inst.id(0)?;
+                match self.ext_sets.get(&set) {
+                    Some(super::ExtSet::NonSemantic) => Ok(()),
+                    _ => Err(inst.unsupported_form("module-level OpExtInst of a semantic set")),
+                }
+            }
+            _ => Err(inst.unsupported()),
+        }
+    }
+
+    fn def_const(&mut self, inst: &Inst, c: ConstId) -> Result<(), Error> {
+        self.set_global_value(inst.rid()?, Value::Const(c), inst.rty()?)
+    }
+
+    /// The zero value of a type.
+    pub fn null_of(&mut self, t: crate::llvm::TypeId) -> ConstId {
+        let c = match self.m.type_of_id(t) {
+            Type::Int(_) => Const::Int(t, 0),
+            ty if ty.is_float() => Const::Float(t, 0),
+            Type::Ptr(_) => Const::Null(t),
+            _ => Const::Zero(t),
+        };
+        self.m.constant(c)
+    }
+
+    fn const_of(&self, inst: &Inst, id: u32) -> Result<ConstId, Error> {
+        match self.global_value(id).map(|v| v.v) {
+            Some(Value::Const(c)) => Ok(c),
+            _ => Err(inst.err(format!("%{id} is not a constant"))),
+        }
+    }
+
+    /// Number of constituents of a composite type.
+    pub fn composite_len(&self, ty: u32) -> Result<u64, Error> {
+        Ok(match self.spv_ty(ty)? {
+            SpvTy::Vector { n, .. } | SpvTy::Matrix { n, .. } => u64::from(*n),
+            SpvTy::Array { len, .. } => *len,
+            SpvTy::Struct { members } => members.len() as u64,
+            _ => 0,
+        })
+    }
+
+    fn scalar_constant(&mut self, inst: &Inst) -> Result<ConstId, Error> {
+        let ty = inst.rty()?;
+        let t = self.llty(ty)?;
+        let bits: u64 = match inst.operand(0)? {
+            Operand::LiteralBit32(v) => u64::from(*v),
+            Operand::LiteralBit64(v) => *v,
+            other => return Err(inst.err(format!("constant value {other:?} is not a number"))),
+        };
+        Ok(match self.spv_ty(ty)? {
+            SpvTy::Int { .. } => self.int_const(t, bits),
+            SpvTy::Float { .. } => self.m.constant(Const::Float(t, bits)),
+            _ => return Err(inst.err("OpConstant of a non-scalar type")),
+        })
+    }
+
+    /// The integer behind a constant id with its width, for folding.
+    fn fold_int(&self, inst: &Inst, id: u32) -> Result<(u64, u32), Error> {
+        let vi = self
+            .global_value(id)
+            .ok_or_else(|| inst.err(format!("%{id} is not a constant")))?;
+        let width = self.scalar_width(vi.spv_ty)?;
+        let v = self
+            .const_int(id)
+            .ok_or_else(|| inst.unsupported_form(format!("cannot fold %{id}")))?;
+        Ok((v, width))
+    }
+
+    fn fold_spec_op(&mut self, inst: &Inst) -> Result<ConstId, Error> {
+        let Operand::LiteralSpecConstantOpInteger(op) = inst.operand(0)? else {
+            return Err(inst.err("missing OpSpecConstantOp opcode"));
+        };
+        let op = *op;
+        let rty = inst.rty()?;
+        let t = self.llty(rty)?;
+        let ids = inst.ids_from(1).or_else(|_| {
+            // Composite ops carry literal indices after the ids.
+            Ok::<Vec<u32>, Error>(
+                inst.operands[1..]
+                    .iter()
+                    .filter_map(|o| {
+                        if let Operand::IdRef(i) = o {
+                            Some(*i)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect(),
+            )
+        })?;
+        let lits: Vec<u32> = inst.operands[1..]
+            .iter()
+            .filter_map(|o| {
+                if let Operand::LiteralBit32(v) = o {
+                    Some(*v)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let scalar = |cx: &Self, i: usize| -> Result<(u64, u32), Error> {
+            let id = *ids.get(i).ok_or_else(|| inst.err("missing operand"))?;
+            cx.fold_int(inst, id)
+        };
+        let sext = |v: u64, w: u32| -> i64 {
+            if w >= 64 {
+                v as i64
+            } else {
+                ((v << (64 - w)) as i64) >> (64 - w)
+            }
+        };
+        let result: u64 = match op {
+            Op::CompositeExtract => {
+                let mut c = self.const_of(
+                    inst,
+                    *ids.first().ok_or_else(|| inst.err("missing composite"))?,
+                )?;
+                for l in &lits {
+                    c = match self.m.const_of_id(c) {
+                        Const::Aggregate(_, e) => *e
+                            .get(*l as usize)
+                            .ok_or_else(|| inst.err("index out of range"))?,
+                        _ => {
+                            return Err(inst
+                                .unsupported_form("cannot fold CompositeExtract of this constant"));
+                        }
+                    };
+                }
+                return Ok(c);
+            }
+            Op::Select => {
+                let (c, _) = scalar(self, 0)?;
+                let pick = if c & 1 == 1 { ids.get(1) } else { ids.get(2) };
+                return self.const_of(inst, *pick.ok_or_else(|| inst.err("missing operand"))?);
+            }
+            Op::UConvert | Op::SConvert => {
+                let (a, w) = scalar(self, 0)?;
+                if op == Op::SConvert {
+                    sext(a, w) as u64
+                } else {
+                    a
+                }
+            }
+            Op::SNegate => scalar(self, 0)?.0.wrapping_neg(),
+            Op::Not => !scalar(self, 0)?.0,
+            Op::LogicalNot => u64::from(scalar(self, 0)?.0 & 1 == 0),
+            _ => {
+                let (a, w) = scalar(self, 0)?;
+                let (b, _) = scalar(self, 1)?;
+                let (sa, sb) = (sext(a, w), sext(b, w));
+                let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+                let (ua, ub) = (a & mask, b & mask);
+                match op {
+                    Op::IAdd => a.wrapping_add(b),
+                    Op::ISub => a.wrapping_sub(b),
+                    Op::IMul => a.wrapping_mul(b),
+                    Op::UDiv => ua.checked_div(ub).unwrap_or(0),
+                    Op::SDiv => sa.checked_div(sb).unwrap_or(0) as u64,
+                    Op::UMod => ua.checked_rem(ub).unwrap_or(0),
+                    Op::SRem => sa.checked_rem(sb).unwrap_or(0) as u64,
+                    Op::SMod => {
+                        let r = sa.checked_rem(sb).unwrap_or(0);
+                        (if r != 0 && (r < 0) != (sb < 0) {
+                            r + sb
+                        } else {
+                            r
+                        }) as u64
+                    }
+                    Op::ShiftLeftLogical => ua.checked_shl(ub as u32).unwrap_or(0),
+                    Op::ShiftRightLogical => ua.checked_shr(ub as u32).unwrap_or(0),
+                    Op::ShiftRightArithmetic => {
+                        sa.checked_shr(ub as u32)
+                            .unwrap_or(if sa < 0 { -1 } else { 0 }) as u64
+                    }
+                    Op::BitwiseAnd | Op::LogicalAnd => a & b,
+                    Op::BitwiseOr | Op::LogicalOr => a | b,
+                    Op::BitwiseXor => a ^ b,
+                    Op::IEqual | Op::LogicalEqual => u64::from(ua == ub),
+                    Op::INotEqual | Op::LogicalNotEqual => u64::from(ua != ub),
+                    Op::ULessThan => u64::from(ua < ub),
+                    Op::ULessThanEqual => u64::from(ua <= ub),
+                    Op::UGreaterThan => u64::from(ua > ub),
+                    Op::UGreaterThanEqual => u64::from(ua >= ub),
+                    Op::SLessThan => u64::from(sa < sb),
+                    Op::SLessThanEqual => u64::from(sa <= sb),
+                    Op::SGreaterThan => u64::from(sa > sb),
+                    Op::SGreaterThanEqual => u64::from(sa >= sb),
+                    _ => {
+                        return Err(inst
+                            .unsupported_form(format!("OpSpecConstantOp {op:?} cannot be folded")));
+                    }
+                }
+            }
+        };
+        match self.m.type_of_id(t) {
+            Type::Int(_) => Ok(self.int_const(t, result)),
+            _ => {
+                Err(inst.unsupported_form(format!("OpSpecConstantOp {op:?} on a non-scalar type")))
+            }
+        }
+    }
+}
+
+/// Whether an opcode declares a type.
+pub fn is_type_op(op: Op) -> bool {
+    matches!(
+        op,
+        Op::TypeVoid
+            | Op::TypeBool
+            | Op::TypeInt
+            | Op::TypeFloat
+            | Op::TypeVector
+            | Op::TypeMatrix
+            | Op::TypeImage
+            | Op::TypeSampler
+            | Op::TypeSampledImage
+            | Op::TypeArray
+            | Op::TypeRuntimeArray
+            | Op::TypeStruct
+            | Op::TypeOpaque
+            | Op::TypePointer
+            | Op::TypeFunction
+            | Op::TypeEvent
+            | Op::TypeDeviceEvent
+            | Op::TypeReserveId
+            | Op::TypeQueue
+            | Op::TypePipe
+            | Op::TypeForwardPointer
+            | Op::TypePipeStorage
+            | Op::TypeNamedBarrier
+            | Op::TypeUntypedPointerKHR
+            | Op::TypeCooperativeMatrixKHR
+            | Op::TypeAccelerationStructureKHR
+            | Op::TypeRayQueryKHR
+    )
+}

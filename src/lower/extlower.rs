@@ -1,0 +1,514 @@
+//! Extended instructions (GLSL.std.450, OpenCL.std): LLVM intrinsics where LLVM has the
+//! exact operation, short expansions where it is a formula over intrinsics, and
+//! `__spirv_ocl_*` / `__spirv_GLSL_*` builtin calls otherwise (tables in [`super::extinst`]).
+
+use super::extinst::{self, Expansion, ExtKind, ExtOp, Signedness};
+use super::func::FnCtx;
+use super::mangle::MTy;
+use super::{ExtSet, SpvTy};
+use crate::error::Error;
+use crate::llvm::{BinOp, CastOp, FPred, IPred, InstKind, Type, Value};
+use crate::spirv::Inst;
+
+impl FnCtx<'_, '_> {
+    /// Lowers an `OpExtInst`.
+    pub fn lower_ext_inst(&mut self, inst: &Inst) -> Result<(), Error> {
+        let set = inst.id(0)?;
+        let number = inst.lit(1)?;
+        let (op, prefix) = match self.cx.ext_sets.get(&set) {
+            Some(ExtSet::NonSemantic) => return Ok(()),
+            Some(ExtSet::Glsl) => (extinst::glsl_std_450(number), extinst::GLSL_PREFIX),
+            Some(ExtSet::OpenCl) => (extinst::opencl_std(number), extinst::OCL_PREFIX),
+            _ => {
+                return Err(inst
+                    .unsupported_form(format!("extended instruction set %{set} is not supported")));
+            }
+        };
+        let op = op.ok_or_else(|| {
+            inst.unsupported_form(format!("extended instruction {number} is not supported"))
+        })?;
+        if op.kind == ExtKind::Builtin {
+            return self.ext_builtin(inst, &op, prefix);
+        }
+        let ids = inst.ids_from(2)?;
+        let args = ids
+            .iter()
+            .map(|i| self.val(*i))
+            .collect::<Result<Vec<_>, _>>()?;
+        let rty = inst.rty()?;
+        let t = self.cx.llty(rty)?;
+        match op.kind {
+            ExtKind::Intrinsic(name) => {
+                let r = self.intrinsic(name, &[t], t, args)?;
+                self.define(inst, r)
+            }
+            ExtKind::IntrinsicFalseFlag(name) => {
+                let f = self.bool_const(false);
+                let mut a = args;
+                a.push(f);
+                let at = self.ll_type_of(a[0]);
+                let r = self.intrinsic(name, &[at], at, a)?;
+                let r = self.resize_int(r, t, false);
+                self.define(inst, r)
+            }
+            ExtKind::Builtin => self.ext_builtin(inst, &op, prefix),
+            ExtKind::Expand(e) => {
+                let r = self.expand(inst, e, &ids, &args, t)?;
+                self.define(inst, r)
+            }
+        }
+    }
+
+    fn ext_builtin(&mut self, inst: &Inst, op: &ExtOp, prefix: &str) -> Result<(), Error> {
+        let mut args = Vec::with_capacity(inst.operands.len());
+        for (i, operand) in inst.operands.iter().skip(2).enumerate() {
+            let (v, m) = match operand {
+                crate::spirv::Operand::IdRef(id) => self.arg(*id)?,
+                crate::spirv::Operand::LiteralBit32(x) => self.i32_arg(u64::from(*x)),
+                other => return Err(inst.err(format!("unexpected operand {other:?}"))),
+            };
+            let m = match op.operand_signedness(i) {
+                Signedness::Signed => resign(m, true),
+                Signedness::Unsigned => resign(m, false),
+                Signedness::AsIs => m,
+            };
+            args.push((v, m));
+        }
+        let mut name = format!("{prefix}{}", op.name);
+        if op.needs_return_type_postfix() {
+            name.push_str("_R");
+            name.push_str(&self.ret_name(inst.rty()?)?);
+        }
+        let void = matches!(self.cx.spv_ty(inst.rty()?)?, SpvTy::Void);
+        let result = if void { None } else { Some(inst.rty()?) };
+        if op.name == "printf" {
+            return self.printf(inst, &name, args, result);
+        }
+        self.call_builtin(inst, &name, &args, result, false)?;
+        Ok(())
+    }
+
+    fn ret_name(&self, t: u32) -> Result<String, Error> {
+        Ok(match self.cx.spv_ty(t)?.clone() {
+            SpvTy::Vector { elem, n } => format!("{}{n}", self.ret_name(elem)?),
+            SpvTy::Float { width: 16 } => "half".into(),
+            SpvTy::Float { width: 64 } => "double".into(),
+            SpvTy::Float { .. } => "float".into(),
+            SpvTy::Int { width: 8, .. } => "char".into(),
+            SpvTy::Int { width: 16, .. } => "short".into(),
+            SpvTy::Int { width: 64, .. } => "long".into(),
+            _ => "int".into(),
+        })
+    }
+
+    /// `printf` is variadic: declared with its format parameter only.
+    fn printf(
+        &mut self,
+        inst: &Inst,
+        name: &str,
+        args: Vec<(Value, MTy)>,
+        result: Option<u32>,
+    ) -> Result<(), Error> {
+        let fmt = args
+            .first()
+            .cloned()
+            .ok_or_else(|| inst.err("printf without a format"))?;
+        let mangled = format!(
+            "{}z",
+            super::mangle::mangle(name, std::slice::from_ref(&fmt.1))
+        );
+        let ret = match result {
+            Some(r) => self.cx.llty(r)?,
+            None => self.cx.m.ty(Type::Void),
+        };
+        let fmt_t = self.ll_type_of(fmt.0);
+        let cc = self.cx.func_cc();
+        let fid = self
+            .cx
+            .m
+            .declare(&mangled, ret, &[fmt_t], cc, &["nounwind"])
+            .ok_or_else(|| inst.invalid("printf declared with two signatures"))?;
+        self.cx.m.func_mut(fid).vararg = true;
+        let kind = InstKind::Call {
+            cc,
+            ret,
+            callee: Value::Func(fid),
+            args: args.iter().map(|a| a.0).collect(),
+            attrs: "",
+            convergence: None,
+        };
+        match result {
+            Some(_) => {
+                self.emit_result(inst, kind)?;
+            }
+            None => self.emit_void(kind),
+        }
+        Ok(())
+    }
+
+    fn expand(
+        &mut self,
+        inst: &Inst,
+        e: Expansion,
+        ids: &[u32],
+        a: &[Value],
+        t: crate::llvm::TypeId,
+    ) -> Result<Value, Error> {
+        let arg = |i: usize| {
+            a.get(i)
+                .copied()
+                .ok_or_else(|| inst.err(format!("missing operand {i}")))
+        };
+        let x = arg(0)?;
+        let xt = self.ll_type_of(x);
+        Ok(match e {
+            Expansion::FSign => {
+                let z = self.fconst(t, 0.0);
+                let one = self.fconst(t, 1.0);
+                let m1 = self.fconst(t, -1.0);
+                let gt = self.cmp_f(FPred::Ogt, x, z);
+                let lt = self.cmp_f(FPred::Olt, x, z);
+                let eq = self.cmp_f(FPred::Oeq, x, z);
+                let s0 = self.select(eq, x, z);
+                let s1 = self.select(lt, m1, s0);
+                self.select(gt, one, s1)
+            }
+            Expansion::SSign => {
+                let m1 = self.iconst(t, -1);
+                let one = self.iconst(t, 1);
+                let a = self.intrinsic("smax", &[t], t, vec![x, m1])?;
+                self.intrinsic("smin", &[t], t, vec![a, one])?
+            }
+            Expansion::Fract => {
+                let f = self.intrinsic("floor", &[t], t, vec![x])?;
+                self.bin(BinOp::FSub, x, f)
+            }
+            Expansion::Radians => {
+                let c = self.fconst(t, std::f64::consts::PI / 180.0);
+                self.bin(BinOp::FMul, x, c)
+            }
+            Expansion::Degrees => {
+                let c = self.fconst(t, 180.0 / std::f64::consts::PI);
+                self.bin(BinOp::FMul, x, c)
+            }
+            Expansion::InverseSqrt => {
+                let s = self.intrinsic("sqrt", &[t], t, vec![x])?;
+                let one = self.fconst(t, 1.0);
+                self.bin(BinOp::FDiv, one, s)
+            }
+            Expansion::Modf | Expansion::ModfStruct => {
+                let w = self.intrinsic("trunc", &[xt], xt, vec![x])?;
+                let ab = self.intrinsic("fabs", &[xt], xt, vec![x])?;
+                let inf = self.fconst(xt, f64::INFINITY);
+                let isinf = self.cmp_f(FPred::Oeq, ab, inf);
+                let d = self.bin(BinOp::FSub, x, w);
+                let z = self.fconst(xt, 0.0);
+                let fr0 = self.select(isinf, z, d);
+                let fr = self.intrinsic("copysign", &[xt], xt, vec![fr0, x])?;
+                if e == Expansion::Modf {
+                    let p = arg(1)?;
+                    self.emit_void(InstKind::Store {
+                        val: w,
+                        ptr: p,
+                        align: None,
+                        volatile: false,
+                        atomic: None,
+                    });
+                    fr
+                } else {
+                    self.pair(t, fr, w)
+                }
+            }
+            Expansion::FClamp => {
+                let m = self.intrinsic("maxnum", &[t], t, vec![x, arg(1)?])?;
+                self.intrinsic("minnum", &[t], t, vec![m, arg(2)?])?
+            }
+            Expansion::UClamp => {
+                let m = self.intrinsic("umax", &[t], t, vec![x, arg(1)?])?;
+                self.intrinsic("umin", &[t], t, vec![m, arg(2)?])?
+            }
+            Expansion::SClamp => {
+                let m = self.intrinsic("smax", &[t], t, vec![x, arg(1)?])?;
+                self.intrinsic("smin", &[t], t, vec![m, arg(2)?])?
+            }
+            Expansion::FMix => {
+                let (y, s) = (arg(1)?, self.splat_to(t, arg(2)?));
+                let one = self.fconst(t, 1.0);
+                let inv = self.bin(BinOp::FSub, one, s);
+                let p = self.bin(BinOp::FMul, x, inv);
+                let q = self.bin(BinOp::FMul, y, s);
+                self.bin(BinOp::FAdd, p, q)
+            }
+            Expansion::Mix => {
+                let (y, s) = (arg(1)?, self.splat_to(t, arg(2)?));
+                let d = self.bin(BinOp::FSub, y, x);
+                let p = self.bin(BinOp::FMul, d, s);
+                self.bin(BinOp::FAdd, x, p)
+            }
+            Expansion::Step => {
+                let edge = self.splat_to(t, x);
+                let v = arg(1)?;
+                let lt = self.cmp_f(FPred::Olt, v, edge);
+                let z = self.fconst(t, 0.0);
+                let one = self.fconst(t, 1.0);
+                self.select(lt, z, one)
+            }
+            Expansion::SmoothStep => {
+                let e0 = self.splat_to(t, x);
+                let e1 = self.splat_to(t, arg(1)?);
+                let v = arg(2)?;
+                let n = self.bin(BinOp::FSub, v, e0);
+                let d = self.bin(BinOp::FSub, e1, e0);
+                let q = self.bin(BinOp::FDiv, n, d);
+                let z = self.fconst(t, 0.0);
+                let one = self.fconst(t, 1.0);
+                let m = self.intrinsic("maxnum", &[t], t, vec![q, z])?;
+                let c = self.intrinsic("minnum", &[t], t, vec![m, one])?;
+                let two = self.fconst(t, 2.0);
+                let three = self.fconst(t, 3.0);
+                let tt = self.bin(BinOp::FMul, c, c);
+                let k = self.bin(BinOp::FMul, two, c);
+                let s = self.bin(BinOp::FSub, three, k);
+                self.bin(BinOp::FMul, tt, s)
+            }
+            Expansion::Frexp | Expansion::FrexpStruct => {
+                let it = if e == Expansion::Frexp {
+                    let p = ids
+                        .get(1)
+                        .copied()
+                        .ok_or_else(|| inst.err("missing exp pointer"))?;
+                    self.cx.llty(self.pointee(p)?)?
+                } else {
+                    match self.cx.m.struct_fields(t) {
+                        Some(f) if f.len() == 2 => f[1],
+                        _ => return Err(inst.err("FrexpStruct result is not a two-member struct")),
+                    }
+                };
+                let pair = self.cx.m.ty(Type::Struct(vec![xt, it]));
+                let r = self.intrinsic("frexp", &[xt, it], pair, vec![x])?;
+                let m = self.emit("t", xt, InstKind::ExtractValue { v: r, idx: vec![0] });
+                let ex = self.emit("t", it, InstKind::ExtractValue { v: r, idx: vec![1] });
+                if e == Expansion::Frexp {
+                    let p = arg(1)?;
+                    self.emit_void(InstKind::Store {
+                        val: ex,
+                        ptr: p,
+                        align: None,
+                        volatile: false,
+                        atomic: None,
+                    });
+                    m
+                } else {
+                    self.pair(t, m, ex)
+                }
+            }
+            Expansion::Ldexp => {
+                let ex = arg(1)?;
+                let et = self.ll_type_of(ex);
+                self.intrinsic("ldexp", &[t, et], t, vec![x, ex])?
+            }
+            Expansion::Length => self.length(x)?,
+            Expansion::Distance => {
+                let d = self.bin(BinOp::FSub, x, arg(1)?);
+                self.length(d)?
+            }
+            Expansion::Cross => {
+                let y = arg(1)?;
+                let lanes = self.lanes(t).unwrap_or(3);
+                let xs: Vec<Value> = (0..3).map(|i| self.lane(x, i)).collect();
+                let ys: Vec<Value> = (0..3).map(|i| self.lane(y, i)).collect();
+                let mut out = Vec::with_capacity(lanes as usize);
+                for (i, j) in [(1usize, 2usize), (2, 0), (0, 1)] {
+                    let p = self.bin(BinOp::FMul, xs[i], ys[j]);
+                    let q = self.bin(BinOp::FMul, xs[j], ys[i]);
+                    out.push(self.bin(BinOp::FSub, p, q));
+                }
+                if lanes == 4 {
+                    let et = self.elem_of(t);
+                    out.push(self.fconst(et, 0.0));
+                }
+                self.vector_of(t, &out)
+            }
+            Expansion::Normalize => {
+                let l = self.length(x)?;
+                let s = self.splat(t, l);
+                self.bin(BinOp::FDiv, x, s)
+            }
+            Expansion::FaceForward => {
+                let (i, nref) = (arg(1)?, arg(2)?);
+                let d = self.dot(nref, i);
+                let dt = self.ll_type_of(d);
+                let z = self.fconst(dt, 0.0);
+                let lt = self.cmp_f(FPred::Olt, d, z);
+                let neg = self.emit("t", t, InstKind::FNeg { a: x });
+                self.select(lt, x, neg)
+            }
+            Expansion::Reflect => {
+                let n = arg(1)?;
+                let d = self.dot(n, x);
+                let dt = self.ll_type_of(d);
+                let two = self.fconst(dt, 2.0);
+                let k = self.bin(BinOp::FMul, two, d);
+                let ks = self.splat(t, k);
+                let p = self.bin(BinOp::FMul, ks, n);
+                self.bin(BinOp::FSub, x, p)
+            }
+            Expansion::Refract => {
+                let n = arg(1)?;
+                let et = self.elem_of(t);
+                let mut eta = arg(2)?;
+                if self.ll_type_of(eta) != et {
+                    eta = self.emit(
+                        "t",
+                        et,
+                        InstKind::Cast {
+                            op: CastOp::FPExt,
+                            v: eta,
+                            to: et,
+                        },
+                    );
+                }
+                let d = self.dot(n, x);
+                let one = self.fconst(et, 1.0);
+                let dd = self.bin(BinOp::FMul, d, d);
+                let omd = self.bin(BinOp::FSub, one, dd);
+                let ee = self.bin(BinOp::FMul, eta, eta);
+                let m = self.bin(BinOp::FMul, ee, omd);
+                let k = self.bin(BinOp::FSub, one, m);
+                let z = self.fconst(et, 0.0);
+                let neg = self.cmp_f(FPred::Olt, k, z);
+                let sq = self.intrinsic("sqrt", &[et], et, vec![k])?;
+                let ed = self.bin(BinOp::FMul, eta, d);
+                let f = self.bin(BinOp::FAdd, ed, sq);
+                let etas = self.splat(t, eta);
+                let fs = self.splat(t, f);
+                let a1 = self.bin(BinOp::FMul, etas, x);
+                let a2 = self.bin(BinOp::FMul, fs, n);
+                let r = self.bin(BinOp::FSub, a1, a2);
+                let zt = self.fconst(t, 0.0);
+                self.select(neg, zt, r)
+            }
+            Expansion::FindILsb => {
+                let f = self.bool_const(false);
+                let c = self.intrinsic("cttz", &[xt], xt, vec![x, f])?;
+                let z = self.iconst(xt, 0);
+                let isz = self.cmp_i(IPred::Eq, x, z);
+                let m1 = self.iconst(xt, -1);
+                let r = self.select(isz, m1, c);
+                self.resize_int(r, t, true)
+            }
+            Expansion::FindSMsb | Expansion::FindUMsb => {
+                let w = self
+                    .cx
+                    .m
+                    .type_of_id(self.elem_of(xt))
+                    .scalar_bits()
+                    .unwrap_or(32);
+                let y = if e == Expansion::FindSMsb {
+                    let sh = self.iconst(xt, i64::from(w - 1));
+                    let s = self.bin(BinOp::AShr, x, sh);
+                    self.bin(BinOp::Xor, x, s)
+                } else {
+                    x
+                };
+                let f = self.bool_const(false);
+                let c = self.intrinsic("ctlz", &[xt], xt, vec![y, f])?;
+                let wm1 = self.iconst(xt, i64::from(w - 1));
+                let r = self.bin(BinOp::Sub, wm1, c);
+                self.resize_int(r, t, true)
+            }
+            Expansion::FRem => self.bin(BinOp::FRem, x, arg(1)?),
+            Expansion::Rotate => {
+                let s = arg(1)?;
+                self.intrinsic("fshl", &[t], t, vec![x, x, s])?
+            }
+            Expansion::UAbs => x,
+        })
+    }
+
+    /// Splat a scalar operand to a vector type when the instruction mixes them.
+    fn splat_to(&mut self, t: crate::llvm::TypeId, v: Value) -> Value {
+        if self.ll_type_of(v) == t {
+            v
+        } else {
+            self.splat(t, v)
+        }
+    }
+
+    fn length(&mut self, x: Value) -> Result<Value, Error> {
+        let xt = self.ll_type_of(x);
+        if self.lanes(xt).is_none() {
+            return self.intrinsic("fabs", &[xt], xt, vec![x]);
+        }
+        let d = self.dot(x, x);
+        let et = self.ll_type_of(d);
+        self.intrinsic("sqrt", &[et], et, vec![d])
+    }
+
+    fn vector_of(&mut self, t: crate::llvm::TypeId, elems: &[Value]) -> Value {
+        let mut v = Value::Const(self.cx.m.constant(crate::llvm::Const::Poison(t)));
+        for (i, e) in elems.iter().enumerate() {
+            let idx = self.cx.i32_val(i as u64);
+            v = self.emit("t", t, InstKind::InsertElement { v, elt: *e, idx });
+        }
+        v
+    }
+
+    fn pair(&mut self, t: crate::llvm::TypeId, a: Value, b: Value) -> Value {
+        let p = Value::Const(self.cx.m.constant(crate::llvm::Const::Poison(t)));
+        let s = self.emit(
+            "t",
+            t,
+            InstKind::InsertValue {
+                v: p,
+                elt: a,
+                idx: vec![0],
+            },
+        );
+        self.emit(
+            "t",
+            t,
+            InstKind::InsertValue {
+                v: s,
+                elt: b,
+                idx: vec![1],
+            },
+        )
+    }
+}
+
+/// Changes the signedness of integer mangling types (recursively through vectors).
+fn resign(m: MTy, signed: bool) -> MTy {
+    match m {
+        MTy::Char | MTy::UChar => {
+            if signed {
+                MTy::Char
+            } else {
+                MTy::UChar
+            }
+        }
+        MTy::Short | MTy::UShort => {
+            if signed {
+                MTy::Short
+            } else {
+                MTy::UShort
+            }
+        }
+        MTy::Int | MTy::UInt => {
+            if signed {
+                MTy::Int
+            } else {
+                MTy::UInt
+            }
+        }
+        MTy::Long | MTy::ULong => {
+            if signed {
+                MTy::Long
+            } else {
+                MTy::ULong
+            }
+        }
+        MTy::Vector(n, e) => MTy::Vector(n, Box::new(resign(*e, signed))),
+        other => other,
+    }
+}

@@ -1,0 +1,487 @@
+//! Function bodies: block order, value bookkeeping, dispatch, phis and terminators.
+//!
+//! Blocks are lowered in reverse post-order of the CFG, so every definition that
+//! dominates a use is lowered before it (SPIR-V blocks may come in any order). `OpPhi`
+//! nodes are created empty and filled once every block is lowered, with one incoming
+//! entry per CFG edge (LLVM counts a switch's duplicate edges). Blocks unreachable from
+//! the entry are dead and are not emitted.
+
+use super::{Ctx, ValInfo};
+use crate::analysis::{Block as CfgBlock, Cfg};
+use crate::error::Error;
+use crate::llvm::{self, BlockId, Inst as LInst, InstKind, LocalId, TypeId, Value};
+use crate::spirv::{Function, Inst, Op, Operand};
+use std::collections::HashMap;
+
+/// Per-function lowering state.
+pub(crate) struct FnCtx<'c, 'a> {
+    pub cx: &'c mut Ctx<'a>,
+    pub f: llvm::Function,
+    /// The SPIR-V function id.
+    pub spv_id: u32,
+    /// SPIR-V label id → LLVM block, for reachable blocks.
+    pub blocks: HashMap<u32, BlockId>,
+    /// The block being filled.
+    pub cur: BlockId,
+    phis: Vec<(LocalId, &'a Inst, BlockId, u32)>,
+    /// Allocas introduced by the lowering, placed at the top of the entry block.
+    pub entry_allocas: Vec<LInst>,
+    /// (from label, to label) → number of CFG edges.
+    edges: HashMap<(u32, u32), u32>,
+}
+
+/// The successor label ids of a terminator, with multiplicity.
+pub(crate) fn successors(term: &Inst) -> Result<Vec<u32>, Error> {
+    Ok(match term.op {
+        Op::Branch => vec![term.id(0)?],
+        Op::BranchConditional => vec![term.id(1)?, term.id(2)?],
+        Op::Switch => {
+            let mut s = vec![term.id(1)?];
+            for o in &term.operands[2..] {
+                if let Operand::IdRef(l) = o {
+                    s.push(*l);
+                }
+            }
+            s
+        }
+        _ => Vec::new(),
+    })
+}
+
+/// Builds the CFG of a SPIR-V function (blocks indexed in module order).
+pub(crate) fn build_cfg(func: &Function) -> Result<(Cfg, HashMap<u32, u32>), Error> {
+    let index: HashMap<u32, u32> = func
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.id(), i as u32))
+        .collect();
+    let mut succs = Vec::with_capacity(func.blocks.len());
+    for b in &func.blocks {
+        let term = b
+            .terminator()
+            .ok_or_else(|| b.label.invalid("block has no terminator"))?;
+        let mut s = Vec::new();
+        for l in successors(term)? {
+            let i = index
+                .get(&l)
+                .ok_or_else(|| term.invalid(format!("%{l} is not a block of this function")))?;
+            s.push(CfgBlock(*i));
+        }
+        succs.push(s);
+    }
+    let cfg = Cfg::new(&succs).map_err(|e| func.def.invalid(format!("{e:?}")))?;
+    Ok((cfg, index))
+}
+
+/// Lowers one function body into its (already declared) LLVM function.
+pub(crate) fn lower_function<'a>(cx: &mut Ctx<'a>, func: &'a Function) -> Result<(), Error> {
+    let spv_id = func.id();
+    let fid = cx
+        .funcs
+        .get(spv_id as usize)
+        .copied()
+        .flatten()
+        .ok_or_else(|| func.def.invalid("function was not declared"))?;
+    let (cfg, _) = build_cfg(func)?;
+    let mut f = cx.m.take_function(fid);
+    let mut blocks = HashMap::new();
+    for (i, b) in func.blocks.iter().enumerate() {
+        if cfg.is_reachable(CfgBlock(i as u32)) {
+            let id = b.id();
+            let hint = cx
+                .names
+                .get(&id)
+                .cloned()
+                .unwrap_or_else(|| format!("bb{id}"));
+            blocks.insert(id, f.new_block(&hint));
+        }
+    }
+    let mut edges = HashMap::new();
+    for b in &func.blocks {
+        if let Some(t) = b.terminator() {
+            for s in successors(t)? {
+                *edges.entry((b.id(), s)).or_insert(0) += 1;
+            }
+        }
+    }
+    let mut fx = FnCtx {
+        cx,
+        f,
+        spv_id,
+        blocks,
+        cur: BlockId(0),
+        phis: Vec::new(),
+        entry_allocas: Vec::new(),
+        edges,
+    };
+    if !fx.cx.const_samplers.is_empty() {
+        fx.materialize_samplers(func)?;
+    }
+    for &b in cfg.rpo() {
+        let block = &func.blocks[b.index()];
+        fx.cur = fx.blocks[&block.id()];
+        for inst in &block.insts {
+            fx.lower_inst(inst).map_err(|e| e.or_at(&inst.location()))?;
+        }
+    }
+    fx.fill_phis()?;
+    let allocas = std::mem::take(&mut fx.entry_allocas);
+    if let Some(entry) = fx.f.blocks.first_mut() {
+        entry.insts.splice(0..0, allocas);
+    }
+    let FnCtx { cx, f, .. } = fx;
+    cx.m.put_function(fid, f);
+    Ok(())
+}
+
+impl<'c, 'a> FnCtx<'c, 'a> {
+    /// The lowered value of an id (constant, global, or a local of this function).
+    pub fn val(&self, id: u32) -> Result<Value, Error> {
+        self.info(id).map(|i| i.v)
+    }
+
+    /// Value and SPIR-V type of an id.
+    pub fn info(&self, id: u32) -> Result<ValInfo, Error> {
+        match self.cx.values.get(id as usize).copied().flatten() {
+            Some(vi) if vi.func.is_none() || vi.func == Some(self.spv_id) => Ok(vi),
+            _ => Err(crate::error::invalid(format!(
+                "%{id} is used where it is not defined (its definition must dominate this use)"
+            ))),
+        }
+    }
+
+    /// The SPIR-V type id of a value id.
+    pub fn vty(&self, id: u32) -> Result<u32, Error> {
+        self.info(id).map(|i| i.spv_ty)
+    }
+
+    /// Records the value of an instruction's result.
+    pub fn define(&mut self, inst: &Inst, v: Value) -> Result<(), Error> {
+        let id = inst.rid()?;
+        let spv_ty = inst.rty()?;
+        let slot = self
+            .cx
+            .values
+            .get_mut(id as usize)
+            .ok_or_else(|| inst.err("result id out of bound"))?;
+        *slot = Some(ValInfo {
+            v,
+            spv_ty,
+            func: Some(self.spv_id),
+        });
+        Ok(())
+    }
+
+    /// Appends an instruction producing a value of type `ty`, named after `hint`.
+    pub fn emit(&mut self, hint: &str, ty: TypeId, kind: InstKind) -> Value {
+        let l = self.f.new_local(hint, ty);
+        self.f.blocks[self.cur.index()]
+            .insts
+            .push(LInst::new(Some(l), kind));
+        Value::Local(l)
+    }
+
+    /// Appends an instruction without a result.
+    pub fn emit_void(&mut self, kind: InstKind) {
+        self.f.blocks[self.cur.index()]
+            .insts
+            .push(LInst::new(None, kind));
+    }
+
+    /// Appends an instruction for a SPIR-V result and defines the result as its value.
+    pub fn emit_result(&mut self, inst: &Inst, kind: InstKind) -> Result<Value, Error> {
+        let ty = self.cx.llty(inst.rty()?)?;
+        let hint = self.cx.hint(inst.rid()?);
+        let v = self.emit(&hint, ty, kind);
+        self.define(inst, v)?;
+        Ok(v)
+    }
+
+    /// A temporary name hint.
+    pub fn tmp(&self) -> &'static str {
+        "t"
+    }
+
+    /// The LLVM type of a value.
+    pub fn ll_type_of(&self, v: Value) -> TypeId {
+        self.cx.m.value_type(&self.f, v)
+    }
+
+    fn block_of(&self, label: u32) -> Result<BlockId, Error> {
+        self.blocks
+            .get(&label)
+            .copied()
+            .ok_or_else(|| crate::error::invalid(format!("%{label} is not a reachable block")))
+    }
+
+    fn lower_inst(&mut self, inst: &'a Inst) -> Result<(), Error> {
+        match inst.op {
+            Op::Nop | Op::Line | Op::NoLine | Op::SelectionMerge | Op::LoopMerge => Ok(()),
+            Op::Phi => {
+                let ty = self.cx.llty(inst.rty()?)?;
+                let hint = self.cx.hint(inst.rid()?);
+                let l = self.f.new_local(&hint, ty);
+                let block_label = self
+                    .blocks
+                    .iter()
+                    .find(|(_, b)| **b == self.cur)
+                    .map(|(l, _)| *l)
+                    .unwrap_or(0);
+                self.f.blocks[self.cur.index()].insts.push(LInst::new(
+                    Some(l),
+                    InstKind::Phi {
+                        ty,
+                        incoming: Vec::new(),
+                    },
+                ));
+                self.phis.push((l, inst, self.cur, block_label));
+                self.define(inst, Value::Local(l))
+            }
+            Op::Branch => {
+                let dest = self.block_of(inst.id(0)?)?;
+                self.emit_void(InstKind::Br { dest });
+                Ok(())
+            }
+            Op::BranchConditional => {
+                let c = self.val(inst.id(0)?)?;
+                let t = self.block_of(inst.id(1)?)?;
+                let f = self.block_of(inst.id(2)?)?;
+                self.emit_void(InstKind::CondBr { c, t, f });
+                Ok(())
+            }
+            Op::Switch => self.lower_switch(inst),
+            Op::Return => {
+                self.emit_void(InstKind::Ret { val: None });
+                Ok(())
+            }
+            Op::ReturnValue => {
+                let v = self.val(inst.id(0)?)?;
+                self.emit_void(InstKind::Ret { val: Some(v) });
+                Ok(())
+            }
+            Op::Unreachable => {
+                self.emit_void(InstKind::Unreachable);
+                Ok(())
+            }
+            Op::Kill | Op::TerminateInvocation => {
+                let name = if inst.op == Op::Kill {
+                    "__spirv_Kill"
+                } else {
+                    "__spirv_TerminateInvocation"
+                };
+                self.call_builtin(inst, name, &[], None, false)?;
+                self.emit_void(InstKind::Unreachable);
+                Ok(())
+            }
+            Op::FunctionCall => self.lower_call(inst),
+            Op::Undef => {
+                let t = self.cx.llty(inst.rty()?)?;
+                let c = self.cx.m.constant(llvm::Const::Undef(t));
+                self.define(inst, Value::Const(c))
+            }
+            Op::CopyObject => {
+                let v = self.val(inst.id(0)?)?;
+                self.define(inst, v)
+            }
+            Op::CopyLogical => {
+                let src = inst.id(0)?;
+                let v = self.val(src)?;
+                let r = self.copy_logical(v, self.vty(src)?, inst.rty()?)?;
+                self.define(inst, r)
+            }
+            // Lifetime markers are optimization hints whose LLVM form differs between
+            // LLVM 19 and 22; dropping them changes no behaviour.
+            Op::LifetimeStart | Op::LifetimeStop => Ok(()),
+            Op::ExtInst => self.lower_ext_inst(inst),
+            _ => self.lower_other(inst),
+        }
+    }
+
+    /// Rebuilds a value of one aggregate type as the logically identical other type.
+    fn copy_logical(&mut self, v: Value, from: u32, to: u32) -> Result<Value, Error> {
+        let to_ll = self.cx.llty(to)?;
+        if self.ll_type_of(v) == to_ll {
+            return Ok(v);
+        }
+        let (fm, tm) = match (self.cx.spv_ty(from)?.clone(), self.cx.spv_ty(to)?.clone()) {
+            (super::SpvTy::Struct { members: a }, super::SpvTy::Struct { members: b }) => (a, b),
+            (super::SpvTy::Array { elem: a, len }, super::SpvTy::Array { elem: b, .. }) => {
+                (vec![a; len as usize], vec![b; len as usize])
+            }
+            _ => {
+                return Err(crate::error::invalid(
+                    "OpCopyLogical between types of different shape",
+                ));
+            }
+        };
+        if fm.len() != tm.len() || fm.len() > 1 << 16 {
+            return Err(crate::error::invalid(
+                "OpCopyLogical between types of different shape",
+            ));
+        }
+        let mut out = Value::Const(self.cx.m.constant(llvm::Const::Poison(to_ll)));
+        for (i, (a, b)) in fm.iter().zip(&tm).enumerate() {
+            let at = self.cx.llty(*a)?;
+            let e = self.emit(
+                "t",
+                at,
+                InstKind::ExtractValue {
+                    v,
+                    idx: vec![i as u32],
+                },
+            );
+            let e = self.copy_logical(e, *a, *b)?;
+            out = self.emit(
+                "t",
+                to_ll,
+                InstKind::InsertValue {
+                    v: out,
+                    elt: e,
+                    idx: vec![i as u32],
+                },
+            );
+        }
+        Ok(out)
+    }
+
+    /// Calls `__spirv_ConstantSampler` at the top of the entry block for each
+    /// `OpConstantSampler` this function uses.
+    fn materialize_samplers(&mut self, func: &Function) -> Result<(), Error> {
+        let mut used = std::collections::BTreeSet::new();
+        for inst in func.blocks.iter().flat_map(|b| b.insts.iter()) {
+            for id in inst.used_ids() {
+                if self.cx.const_samplers.contains_key(&id) {
+                    used.insert(id);
+                }
+            }
+        }
+        for id in used {
+            let Some(&(a, n, f)) = self.cx.const_samplers.get(&id) else {
+                continue;
+            };
+            let ty = self.cx.spv_globals_type(id)?;
+            let args = [
+                self.i32_arg(u64::from(a)),
+                self.i32_arg(u64::from(n)),
+                self.i32_arg(u64::from(f)),
+            ];
+            let fake = Inst {
+                op: Op::ConstantSampler,
+                opname: "OpConstantSampler",
+                word: 0,
+                result_type: Some(ty),
+                result_id: Some(id),
+                operands: Vec::new(),
+            };
+            self.call_builtin(&fake, "__spirv_ConstantSampler", &args, Some(ty), false)?;
+        }
+        Ok(())
+    }
+
+    fn lower_switch(&mut self, inst: &Inst) -> Result<(), Error> {
+        let sel = inst.id(0)?;
+        let v = self.val(sel)?;
+        let ty = self.ll_type_of(v);
+        let default = self.block_of(inst.id(1)?)?;
+        let mut cases = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut i = 2;
+        while i + 1 < inst.operands.len() + 1 && i < inst.operands.len() {
+            let lit = match inst.operand(i)? {
+                Operand::LiteralBit32(x) => u64::from(*x),
+                Operand::LiteralBit64(x) => *x,
+                other => return Err(inst.err(format!("switch literal is {other:?}"))),
+            };
+            let label = inst.id(i + 1)?;
+            if !seen.insert(lit) {
+                return Err(inst.invalid(format!("duplicate case value {lit}")));
+            }
+            let c = self.cx.int_const(ty, lit);
+            cases.push((c, self.block_of(label)?));
+            i += 2;
+        }
+        self.emit_void(InstKind::Switch { v, default, cases });
+        Ok(())
+    }
+
+    fn lower_call(&mut self, inst: &Inst) -> Result<(), Error> {
+        let callee = inst.id(0)?;
+        let fid = self
+            .cx
+            .funcs
+            .get(callee as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| inst.err(format!("callee %{callee} is not a function")))?;
+        let args = inst
+            .ids_from(1)?
+            .into_iter()
+            .map(|a| self.val(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        let callee_f = self.cx.m.func(fid);
+        if callee_f.params.len() != args.len() {
+            return Err(inst.invalid("argument count differs from the callee's parameters"));
+        }
+        let (cc, ret) = (callee_f.cc, callee_f.ret);
+        let kind = InstKind::Call {
+            cc,
+            ret,
+            callee: Value::Func(fid),
+            args,
+            attrs: "",
+            convergence: None,
+        };
+        if self.cx.m.find_type(&llvm::Type::Void) == Some(ret) {
+            self.emit_void(kind);
+            Ok(())
+        } else {
+            self.emit_result(inst, kind).map(|_| ())
+        }
+    }
+
+    fn fill_phis(&mut self) -> Result<(), Error> {
+        let phis = std::mem::take(&mut self.phis);
+        for (l, inst, block, label) in phis {
+            let mut incoming = Vec::new();
+            let mut covered = 0;
+            for pair in inst.operands.chunks(2) {
+                let (Some(Operand::IdRef(v)), Some(Operand::IdRef(parent))) =
+                    (pair.first(), pair.get(1))
+                else {
+                    return Err(inst.err("malformed OpPhi operands"));
+                };
+                let Some(&pb) = self.blocks.get(parent) else {
+                    continue;
+                };
+                let n = self.edges.get(&(*parent, label)).copied().unwrap_or(0);
+                if n == 0 {
+                    return Err(inst.invalid(format!(
+                        "phi parent %{parent} is not a predecessor of this block"
+                    )));
+                }
+                let val = self.val(*v).map_err(|e| e.or_at(&inst.location()))?;
+                for _ in 0..n {
+                    incoming.push((val, pb));
+                }
+                covered += n;
+            }
+            let preds: u32 = self
+                .edges
+                .iter()
+                .filter(|((from, to), _)| *to == label && self.blocks.contains_key(from))
+                .map(|(_, n)| *n)
+                .sum();
+            if covered != preds {
+                return Err(inst.invalid("phi does not have one entry per predecessor"));
+            }
+            let insts = &mut self.f.blocks[block.index()].insts;
+            if let Some(p) = insts.iter_mut().find(|i| i.result == Some(l)) {
+                if let InstKind::Phi { incoming: inc, .. } = &mut p.kind {
+                    *inc = incoming;
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,354 @@
+//! Global variables, function declarations and entry points.
+//!
+//! BuiltIn variables become `__spirv_BuiltIn<Name>` globals (the name LLVM's SPIR-V
+//! backend recognizes). Variables whose storage is provided from outside the module
+//! (Input, Uniform, StorageBuffer, UniformConstant, PushConstant, imported ones) are
+//! `external`; Workgroup, Private and Output storage is defined here.
+
+use super::{Ctx, SpvTy, types::addrspace};
+use crate::Target;
+use crate::error::Error;
+use crate::llvm::{CallConv, Global, Linkage, MdOperand, Type, Value};
+use crate::spirv::{Function, Inst, Operand};
+use ::spirv::{
+    Decoration, ExecutionMode, ExecutionModel, FunctionControl, FunctionParameterAttribute,
+    LinkageType, StorageClass,
+};
+
+impl Ctx<'_> {
+    pub(crate) fn lower_global_variable(&mut self, inst: &Inst) -> Result<(), Error> {
+        let id = inst.rid()?;
+        let ptr_ty = inst.rty()?;
+        let SpvTy::Pointer { pointee, .. } = self.spv_ty(ptr_ty)?.clone() else {
+            return Err(inst.err("OpVariable's type is not a pointer"));
+        };
+        let sc = inst.storage_class(0)?;
+        let ty = self.llty(pointee)?;
+        let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
+        let init_id = match inst.operands.get(1) {
+            Some(Operand::IdRef(i)) => Some(*i),
+            _ => None,
+        };
+        let import = matches!(self.linkage_name(id), Some((_, LinkageType::Import)));
+        let init = match init_id {
+            Some(i) => match self.global_value(i).map(|v| v.v) {
+                Some(Value::Const(c)) => Some(c),
+                _ => {
+                    return Err(inst.unsupported_form(format!("initializer %{i} is not a constant")));
+                }
+            },
+            None if import => None,
+            None => match sc {
+                StorageClass::Workgroup
+                | StorageClass::Private
+                | StorageClass::Output
+                | StorageClass::Function => Some(self.m.constant(crate::llvm::Const::Poison(ty))),
+                StorageClass::CrossWorkgroup if self.kernel => Some(self.null_of(ty)),
+                _ => None,
+            },
+        };
+        let builtin = self.builtin_of(id);
+        let hint = match (builtin, self.linkage_name(id)) {
+            (Some(b), _) => format!("__spirv_BuiltIn{b:?}"),
+            (None, Some((name, _))) => name.to_string(),
+            (None, None) => self.hint(id),
+        };
+        let constant = matches!(sc, StorageClass::Input | StorageClass::UniformConstant)
+            && builtin.is_some()
+            || (sc == StorageClass::UniformConstant && init.is_some());
+        let linkage = match (self.linkage_name(id), sc) {
+            (Some((_, LinkageType::Export)), _) => Linkage::External,
+            (_, StorageClass::Workgroup | StorageClass::Private | StorageClass::Output) => {
+                Linkage::Internal
+            }
+            _ => Linkage::External,
+        };
+        let align = self.deco_lit(id, Decoration::Alignment);
+        let g = Global {
+            name: String::new(),
+            ty,
+            addrspace: a,
+            init,
+            constant,
+            linkage,
+            align,
+            md: Vec::new(),
+        };
+        let gid = self.m.add_global(&hint, g);
+        self.m.ty(Type::Ptr(a));
+        self.set_global_value(id, Value::Global(gid), ptr_ty)
+    }
+
+    /// Creates the LLVM function (signature only) for a SPIR-V function.
+    pub(crate) fn declare_function(&mut self, f: &Function) -> Result<(), Error> {
+        let id = f.id();
+        let fty = f.def.id(1)?;
+        let SpvTy::Function { ret, params } = self.spv_ty(fty)?.clone() else {
+            return Err(f.def.err("OpFunction's type is not a function type"));
+        };
+        if params.len() != f.params.len() {
+            return Err(f
+                .def
+                .invalid("parameter count differs from the function type"));
+        }
+        let entry = self.entry_points.iter().find(|e| e.func == id).cloned();
+        let is_kernel_entry = entry
+            .as_ref()
+            .is_some_and(|e| e.model == ExecutionModel::Kernel);
+        let called = self.called.get(id as usize).copied().unwrap_or(false);
+        let cc = if is_kernel_entry && !called {
+            match self.opts.target {
+                Target::Generic => CallConv::SpirKernel,
+                Target::Amdgcn => CallConv::AmdgpuKernel,
+            }
+        } else if entry.is_some() && !called {
+            CallConv::C
+        } else {
+            self.func_cc()
+        };
+        let mut name = match (&entry, self.linkage_name(id)) {
+            (Some(e), _) => e.name.clone(),
+            (_, Some((n, _))) => n.to_string(),
+            _ => self.hint(id),
+        };
+        if entry.is_some() && called {
+            // The entry point gets a wrapper with the entry name; the body is an ordinary function.
+            name.push_str(".body");
+        }
+        let ret_ll = self.llty(ret)?;
+        let fid = if entry.is_some() && !called && self.reserved.remove(&name) {
+            self.m.add_function_reserved(&name, ret_ll, cc)
+        } else {
+            self.m.add_function(&name, ret_ll, cc)
+        };
+        let mut param_info = Vec::with_capacity(params.len());
+        for (p, pty) in f.params.iter().zip(&params) {
+            let pid = p.rid()?;
+            param_info.push((
+                pid,
+                *pty,
+                self.llty(*pty)?,
+                self.hint(pid),
+                self.param_attrs(pid, *pty)?,
+            ));
+        }
+        let lf = self.m.func_mut(fid);
+        for (_, _, t, hint, attrs) in &param_info {
+            let l = lf.new_local(hint, *t);
+            lf.params.push(l);
+            lf.param_attrs.push(attrs.clone());
+        }
+        let locals: Vec<_> = lf.params.clone();
+        if let Ok(Operand::FunctionControl(fc)) = f.def.operand(0) {
+            if fc.contains(FunctionControl::DONT_INLINE) {
+                lf.attrs.push("noinline".into());
+            } else if fc.contains(FunctionControl::INLINE) {
+                lf.attrs.push("alwaysinline".into());
+            }
+        }
+        for ((pid, pty, ..), l) in param_info.iter().zip(locals) {
+            self.values[*pid as usize] = Some(super::ValInfo {
+                v: Value::Local(l),
+                spv_ty: *pty,
+                func: Some(id),
+            });
+        }
+        if let Some(slot) = self.funcs.get_mut(id as usize) {
+            *slot = Some(fid);
+        }
+        self.set_global_value(id, Value::Func(fid), fty)
+    }
+
+    fn param_attrs(&mut self, pid: u32, pty: u32) -> Result<String, Error> {
+        let mut out: Vec<String> = Vec::new();
+        let attrs: Vec<FunctionParameterAttribute> = self
+            .decos(pid)
+            .iter()
+            .filter_map(|(d, ops)| match (d, ops.first()) {
+                (Decoration::FuncParamAttr, Some(Operand::FunctionParameterAttribute(a))) => {
+                    Some(*a)
+                }
+                _ => None,
+            })
+            .collect();
+        for a in attrs {
+            use FunctionParameterAttribute as P;
+            match a {
+                P::Zext => out.push("zeroext".into()),
+                P::Sext => out.push("signext".into()),
+                P::NoAlias => out.push("noalias".into()),
+                P::NoWrite => out.push("readonly".into()),
+                P::NoReadWrite => out.push("readnone".into()),
+                P::ByVal | P::Sret => {
+                    if let SpvTy::Pointer { pointee, .. } = self.spv_ty(pty)?.clone() {
+                        let t = self.llty(pointee)?;
+                        let mut s = String::from(if a == P::ByVal { "byval(" } else { "sret(" });
+                        crate::llvm::write_type_string(&self.m, t, &mut s);
+                        s.push(')');
+                        out.push(s);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if self.has_deco(pid, Decoration::Restrict) && !out.iter().any(|s| s == "noalias") {
+            out.push("noalias".into());
+        }
+        Ok(out.join(" "))
+    }
+
+    /// Reserves every entry point's name, so that no other function takes it first.
+    pub(crate) fn reserve_entry_names(&mut self) {
+        let names: Vec<String> = self.entry_points.iter().map(|e| e.name.clone()).collect();
+        for n in names {
+            if crate::llvm::is_plain_identifier(&n) && self.m.reserve_name(&n) {
+                self.reserved.insert(n);
+            }
+        }
+    }
+
+    /// Adds entry-point attributes and metadata, and kernel wrappers for kernels that are
+    /// also called as functions.
+    pub(crate) fn finish_entry_points(&mut self) -> Result<(), Error> {
+        let eps = self.entry_points.clone();
+        for ep in &eps {
+            let Some(fid) = self.funcs.get(ep.func as usize).copied().flatten() else {
+                return Err(crate::error::invalid(format!(
+                    "entry point '{}' names %{}, not a function",
+                    ep.name, ep.func
+                )));
+            };
+            let size = self.local_size(ep.func);
+            let fid = if self.called.get(ep.func as usize).copied().unwrap_or(false)
+                || self.m.func(fid).name != ep.name
+            {
+                self.entry_wrapper(ep, fid)?
+            } else {
+                fid
+            };
+            if ep.model == ExecutionModel::Kernel {
+                if let Some((x, y, z)) = size {
+                    let i32t = self.m.ty(Type::Int(32));
+                    let md = self.m.md(vec![
+                        MdOperand::Int(i32t, i64::from(x)),
+                        MdOperand::Int(i32t, i64::from(y)),
+                        MdOperand::Int(i32t, i64::from(z)),
+                    ]);
+                    self.m
+                        .func_mut(fid)
+                        .md
+                        .push(("reqd_work_group_size".into(), md));
+                }
+            } else if self.opts.target == Target::Generic {
+                let stage = super::stage_name(ep.model);
+                let f = self.m.func_mut(fid);
+                f.attrs.push(format!("\"hlsl.shader\"=\"{stage}\""));
+                if let Some((x, y, z)) = size {
+                    f.attrs.push(format!("\"hlsl.numthreads\"=\"{x},{y},{z}\""));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A wrapper entry function calling the entry point's body function.
+    fn entry_wrapper(
+        &mut self,
+        ep: &super::EntryPoint,
+        body: crate::llvm::FuncId,
+    ) -> Result<crate::llvm::FuncId, Error> {
+        let cc = match (ep.model, self.opts.target) {
+            (ExecutionModel::Kernel, Target::Generic) => CallConv::SpirKernel,
+            (ExecutionModel::Kernel, Target::Amdgcn) => CallConv::AmdgpuKernel,
+            _ => CallConv::C,
+        };
+        let (ret, param_tys, body_cc) = {
+            let b = self.m.func(body);
+            (
+                b.ret,
+                b.params.iter().map(|p| b.local_ty(*p)).collect::<Vec<_>>(),
+                b.cc,
+            )
+        };
+        let w = if self.reserved.remove(&ep.name) {
+            self.m.add_function_reserved(&ep.name, ret, cc)
+        } else {
+            self.m.add_function(&ep.name, ret, cc)
+        };
+        let mut f = self.m.take_function(w);
+        let args: Vec<Value> = param_tys
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Value::Local(f.new_local(&format!("a{i}"), *t)))
+            .collect();
+        f.params = args
+            .iter()
+            .filter_map(|a| {
+                if let Value::Local(l) = a {
+                    Some(*l)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        f.param_attrs = vec![String::new(); f.params.len()];
+        let entry = f.new_block("entry");
+        let void = self.m.find_type(&Type::Void) == Some(ret);
+        let result = if void {
+            None
+        } else {
+            Some(f.new_local("r", ret))
+        };
+        let call = crate::llvm::InstKind::Call {
+            cc: body_cc,
+            ret,
+            callee: Value::Func(body),
+            args,
+            attrs: "",
+            convergence: None,
+        };
+        f.blocks[entry.index()]
+            .insts
+            .push(crate::llvm::Inst::new(result, call));
+        let ret_inst = crate::llvm::InstKind::Ret {
+            val: result.map(Value::Local),
+        };
+        f.blocks[entry.index()]
+            .insts
+            .push(crate::llvm::Inst::new(None, ret_inst));
+        f.comments.push(format!(
+            "entry point '{}': a wrapper, because its function is also called",
+            ep.name
+        ));
+        self.m.put_function(w, f);
+        Ok(w)
+    }
+
+    /// The workgroup size from LocalSize / LocalSizeId execution modes.
+    fn local_size(&self, func: u32) -> Option<(u32, u32, u32)> {
+        for inst in &self.exec_modes {
+            if inst.id(0).ok() != Some(func) {
+                continue;
+            }
+            let Ok(Operand::ExecutionMode(mode)) = inst.operand(1) else {
+                continue;
+            };
+            match mode {
+                ExecutionMode::LocalSize => {
+                    return Some((inst.lit(2).ok()?, inst.lit(3).ok()?, inst.lit(4).ok()?));
+                }
+                ExecutionMode::LocalSizeId => {
+                    let get = |i| {
+                        inst.id(i)
+                            .ok()
+                            .and_then(|id| self.const_int(id))
+                            .map(|v| v as u32)
+                    };
+                    return Some((get(2)?, get(3)?, get(4)?));
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,625 @@
+//! Memory: variables, loads, stores, copies, access chains, atomics and barriers.
+//!
+//! Orderings (SPEC §4.1): Acquire → `acquire`, Release → `release`, AcquireRelease →
+//! `acq_rel`, SequentiallyConsistent → `seq_cst`, none → `monotonic` for atomics; clamped
+//! only where LLVM requires it. Barriers (SPEC §4.2): `OpMemoryBarrier` is one fence;
+//! `OpControlBarrier` is a release fence, the execution barrier, then an acquire fence.
+
+use super::SpvTy;
+use super::func::FnCtx;
+use crate::Target;
+use crate::error::Error;
+use crate::llvm::{CastOp, InstKind, Ordering, RmwOp, SyncScope, Type, TypeId, Value};
+use crate::spirv::{Inst, Op, Operand};
+use ::spirv::{MemoryAccess, MemorySemantics, Scope};
+
+/// What a memory operand says about one access.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Access {
+    /// `Volatile`.
+    pub volatile: bool,
+    /// `Aligned` literal.
+    pub align: Option<u32>,
+    /// `NonPrivatePointer`.
+    pub nonprivate: bool,
+}
+
+/// Reads the memory-operand mask at `i` and its parameters.
+fn memory_access(inst: &Inst, i: usize) -> Access {
+    let mut a = Access::default();
+    if let Some(Operand::MemoryAccess(m)) = inst.operands.get(i) {
+        a.volatile = m.contains(MemoryAccess::VOLATILE);
+        a.nonprivate = m.contains(MemoryAccess::NON_PRIVATE_POINTER);
+        if m.contains(MemoryAccess::ALIGNED) {
+            if let Some(Operand::LiteralBit32(v)) = inst.operands.get(i + 1) {
+                a.align = Some(*v).filter(|v| v.is_power_of_two());
+            }
+        }
+    }
+    a
+}
+
+/// The LLVM ordering for memory semantics.
+pub fn ordering(sem: u32) -> Option<Ordering> {
+    let s = MemorySemantics::from_bits_truncate(sem);
+    if s.contains(MemorySemantics::SEQUENTIALLY_CONSISTENT) {
+        Some(Ordering::SeqCst)
+    } else if s.contains(MemorySemantics::ACQUIRE_RELEASE)
+        || (s.contains(MemorySemantics::ACQUIRE) && s.contains(MemorySemantics::RELEASE))
+    {
+        Some(Ordering::AcqRel)
+    } else if s.contains(MemorySemantics::ACQUIRE) {
+        Some(Ordering::Acquire)
+    } else if s.contains(MemorySemantics::RELEASE) {
+        Some(Ordering::Release)
+    } else {
+        None
+    }
+}
+
+/// The `syncscope` for a SPIR-V scope in a profile.
+pub fn sync_scope(scope: u32, target: Target) -> SyncScope {
+    let s = Scope::from_u32(scope);
+    SyncScope(match (s, target) {
+        (Some(Scope::Invocation), _) => Some("singlethread"),
+        (Some(Scope::Subgroup), Target::Generic) => Some("subgroup"),
+        (Some(Scope::Subgroup), Target::Amdgcn) => Some("wavefront"),
+        (Some(Scope::Workgroup), _) => Some("workgroup"),
+        (Some(Scope::Device | Scope::QueueFamily), Target::Generic) => Some("device"),
+        (Some(Scope::Device | Scope::QueueFamily), Target::Amdgcn) => Some("agent"),
+        _ => None,
+    })
+}
+
+impl FnCtx<'_, '_> {
+    /// Reads a scope operand; a non-constant (specialization) one widens to system scope.
+    fn scope_operand(&mut self, inst: &Inst, i: usize) -> Result<(u32, bool), Error> {
+        let id = inst.id(i)?;
+        if self.cx.is_spec_constant(id) {
+            self.cx.warn(
+                inst,
+                format!("scope %{id} is a specialization constant: using system scope"),
+            );
+            return Ok((Scope::CrossDevice as u32, true));
+        }
+        let v = self
+            .cx
+            .const_int(id)
+            .ok_or_else(|| inst.err(format!("scope %{id} is not a constant")))?;
+        Ok((v as u32, false))
+    }
+
+    /// Reads a semantics operand; a non-constant one widens to `SequentiallyConsistent`
+    /// over all storage classes.
+    fn semantics_operand(&mut self, inst: &Inst, i: usize) -> Result<u32, Error> {
+        let id = inst.id(i)?;
+        if self.cx.is_spec_constant(id) {
+            self.cx.warn(
+                inst,
+                format!("semantics %{id} is a specialization constant: using seq_cst"),
+            );
+            return Ok(0x10 | 0x40 | 0x100 | 0x200 | 0x400 | 0x800);
+        }
+        let v = self
+            .cx
+            .const_int(id)
+            .ok_or_else(|| inst.err(format!("semantics %{id} is not a constant")))?;
+        Ok(v as u32)
+    }
+
+    /// Scope and ordering of an atomic (scope operand at `i`, semantics at `i + 1`).
+    fn atomic_sync(&mut self, inst: &Inst, i: usize) -> Result<(SyncScope, Ordering), Error> {
+        let (scope, widened) = self.scope_operand(inst, i)?;
+        let sem = self.semantics_operand(inst, i + 1)?;
+        let ord = if widened {
+            Ordering::SeqCst
+        } else {
+            ordering(sem).unwrap_or(Ordering::Monotonic)
+        };
+        Ok((sync_scope(scope, self.cx.opts.target), ord))
+    }
+
+    /// Natural alignment of a scalar type in bytes.
+    fn natural_align(&self, t: TypeId) -> u32 {
+        match self.cx.m.type_of_id(t) {
+            Type::Ptr(_) => {
+                if self.cx.addressing == ::spirv::AddressingModel::Physical32 {
+                    4
+                } else {
+                    8
+                }
+            }
+            ty => ty.scalar_bits().map_or(4, |b| (b / 8).max(1)),
+        }
+    }
+
+    /// The pointee SPIR-V type of a pointer value id.
+    pub fn pointee(&self, ptr: u32) -> Result<u32, Error> {
+        match self.cx.spv_ty(self.vty(ptr)?)? {
+            SpvTy::Pointer { pointee, .. } => Ok(*pointee),
+            _ => Err(crate::error::invalid(format!("%{ptr} is not a pointer"))),
+        }
+    }
+
+    /// Lowers memory instructions; returns false if `inst` is not one.
+    pub fn lower_memory(&mut self, inst: &Inst) -> Result<bool, Error> {
+        match inst.op {
+            Op::Variable => self.variable(inst)?,
+            Op::Load => {
+                let ptr = inst.id(0)?;
+                let a = memory_access(inst, 1);
+                let p = self.val(ptr)?;
+                let ty = self.cx.llty(inst.rty()?)?;
+                self.emit_result(
+                    inst,
+                    InstKind::Load {
+                        ty,
+                        ptr: p,
+                        align: a.align,
+                        volatile: a.volatile,
+                        atomic: None,
+                    },
+                )?;
+            }
+            Op::Store => {
+                let ptr = inst.id(0)?;
+                let a = memory_access(inst, 2);
+                let (p, v) = (self.val(ptr)?, self.val(inst.id(1)?)?);
+                self.emit_void(InstKind::Store {
+                    val: v,
+                    ptr: p,
+                    align: a.align,
+                    volatile: a.volatile,
+                    atomic: None,
+                });
+            }
+            Op::CopyMemory => {
+                let (dst, src) = (inst.id(0)?, inst.id(1)?);
+                let a = memory_access(inst, 2);
+                let ty = self.cx.llty(self.pointee(src)?)?;
+                let (d, s) = (self.val(dst)?, self.val(src)?);
+                let v = self.emit(
+                    "copy",
+                    ty,
+                    InstKind::Load {
+                        ty,
+                        ptr: s,
+                        align: a.align,
+                        volatile: a.volatile,
+                        atomic: None,
+                    },
+                );
+                self.emit_void(InstKind::Store {
+                    val: v,
+                    ptr: d,
+                    align: a.align,
+                    volatile: a.volatile,
+                    atomic: None,
+                });
+            }
+            Op::CopyMemorySized => {
+                let (d, s, n) = (
+                    self.val(inst.id(0)?)?,
+                    self.val(inst.id(1)?)?,
+                    self.val(inst.id(2)?)?,
+                );
+                let a = memory_access(inst, 3);
+                let vol = self.bool_const(a.volatile);
+                let tys = [self.ll_type_of(d), self.ll_type_of(s), self.ll_type_of(n)];
+                let void = self.cx.m.ty(Type::Void);
+                self.intrinsic("memcpy", &tys, void, vec![d, s, n, vol])?;
+            }
+            Op::AccessChain
+            | Op::InBoundsAccessChain
+            | Op::PtrAccessChain
+            | Op::InBoundsPtrAccessChain => self.access_chain(inst)?,
+            Op::PtrEqual | Op::PtrNotEqual => {
+                let (a, b) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
+                let pred = if inst.op == Op::PtrEqual {
+                    crate::llvm::IPred::Eq
+                } else {
+                    crate::llvm::IPred::Ne
+                };
+                self.emit_result(inst, InstKind::ICmp { pred, a, b })?;
+            }
+            Op::PtrDiff => {
+                let rty = self.cx.llty(inst.rty()?)?;
+                let elem = self.cx.llty(self.pointee(inst.id(0)?)?)?;
+                let (a, b) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
+                let ai = self.emit(
+                    "t",
+                    rty,
+                    InstKind::Cast {
+                        op: CastOp::PtrToInt,
+                        v: a,
+                        to: rty,
+                    },
+                );
+                let bi = self.emit(
+                    "t",
+                    rty,
+                    InstKind::Cast {
+                        op: CastOp::PtrToInt,
+                        v: b,
+                        to: rty,
+                    },
+                );
+                let d = self.emit(
+                    "t",
+                    rty,
+                    InstKind::Bin {
+                        op: crate::llvm::BinOp::Sub,
+                        flags: "",
+                        a: ai,
+                        b: bi,
+                    },
+                );
+                // Divide by the element size, computed with the null-GEP idiom.
+                let pty = self.ll_type_of(a);
+                let null = Value::Const(self.cx.m.constant(crate::llvm::Const::Null(pty)));
+                let one = Value::Const(self.cx.int_const(rty, 1));
+                let end = self.emit(
+                    "t",
+                    pty,
+                    InstKind::Gep {
+                        inbounds: false,
+                        src: elem,
+                        ptr: null,
+                        indices: vec![one],
+                    },
+                );
+                let size = self.emit(
+                    "t",
+                    rty,
+                    InstKind::Cast {
+                        op: CastOp::PtrToInt,
+                        v: end,
+                        to: rty,
+                    },
+                );
+                self.emit_result(
+                    inst,
+                    InstKind::Bin {
+                        op: crate::llvm::BinOp::SDiv,
+                        flags: "exact ",
+                        a: d,
+                        b: size,
+                    },
+                )?;
+            }
+            Op::AtomicLoad => {
+                let (scope, ord) = self.atomic_sync(inst, 1)?;
+                let ord = match ord {
+                    Ordering::AcqRel => Ordering::Acquire,
+                    Ordering::Release => Ordering::Monotonic,
+                    o => o,
+                };
+                let ty = self.cx.llty(inst.rty()?)?;
+                let ptr = self.val(inst.id(0)?)?;
+                let align = Some(self.natural_align(ty));
+                self.emit_result(
+                    inst,
+                    InstKind::Load {
+                        ty,
+                        ptr,
+                        align,
+                        volatile: false,
+                        atomic: Some((ord, scope)),
+                    },
+                )?;
+            }
+            Op::AtomicStore => {
+                let (scope, ord) = self.atomic_sync(inst, 1)?;
+                let ord = match ord {
+                    Ordering::AcqRel => Ordering::Release,
+                    Ordering::Acquire => Ordering::Monotonic,
+                    o => o,
+                };
+                let (ptr, val) = (self.val(inst.id(0)?)?, self.val(inst.id(3)?)?);
+                let align = Some(self.natural_align(self.ll_type_of(val)));
+                self.emit_void(InstKind::Store {
+                    val,
+                    ptr,
+                    align,
+                    volatile: false,
+                    atomic: Some((ord, scope)),
+                });
+            }
+            Op::AtomicExchange
+            | Op::AtomicIAdd
+            | Op::AtomicISub
+            | Op::AtomicSMin
+            | Op::AtomicUMin
+            | Op::AtomicSMax
+            | Op::AtomicUMax
+            | Op::AtomicAnd
+            | Op::AtomicOr
+            | Op::AtomicXor
+            | Op::AtomicFAddEXT
+            | Op::AtomicFMinEXT
+            | Op::AtomicFMaxEXT
+            | Op::AtomicIIncrement
+            | Op::AtomicIDecrement => self.atomic_rmw(inst)?,
+            Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak => {
+                let (scope, success) = self.atomic_sync(inst, 1)?;
+                let unequal = self.semantics_operand(inst, 3)?;
+                let failure = match ordering(unequal).unwrap_or(Ordering::Monotonic) {
+                    Ordering::Release => Ordering::Monotonic,
+                    Ordering::AcqRel => Ordering::Acquire,
+                    o => o,
+                };
+                let ptr = self.val(inst.id(0)?)?;
+                let (new, cmp) = (self.val(inst.id(4)?)?, self.val(inst.id(5)?)?);
+                let ty = self.cx.llty(inst.rty()?)?;
+                let align = self.natural_align(ty);
+                let i1 = self.cx.m.ty(Type::Int(1));
+                let pair = self.cx.m.ty(Type::Struct(vec![ty, i1]));
+                let r = self.emit(
+                    "cx",
+                    pair,
+                    InstKind::CmpXchg {
+                        ptr,
+                        cmp,
+                        new,
+                        success,
+                        failure,
+                        scope,
+                        weak: false,
+                        align,
+                        volatile: false,
+                    },
+                );
+                self.emit_result(inst, InstKind::ExtractValue { v: r, idx: vec![0] })?;
+            }
+            Op::AtomicFlagTestAndSet => {
+                let (scope, ord) = self.atomic_sync(inst, 1)?;
+                let ptr = self.val(inst.id(0)?)?;
+                let i32t = self.cx.m.ty(Type::Int(32));
+                let one = self.cx.i32_val(1);
+                let old = self.emit(
+                    "t",
+                    i32t,
+                    InstKind::AtomicRmw {
+                        op: RmwOp::Xchg,
+                        ptr,
+                        val: one,
+                        ord,
+                        scope,
+                        align: 4,
+                        volatile: false,
+                    },
+                );
+                let zero = self.cx.i32_val(0);
+                self.emit_result(
+                    inst,
+                    InstKind::ICmp {
+                        pred: crate::llvm::IPred::Ne,
+                        a: old,
+                        b: zero,
+                    },
+                )?;
+            }
+            Op::AtomicFlagClear => {
+                let (scope, ord) = self.atomic_sync(inst, 1)?;
+                let ord = match ord {
+                    Ordering::AcqRel => Ordering::Release,
+                    Ordering::Acquire => Ordering::Monotonic,
+                    o => o,
+                };
+                let ptr = self.val(inst.id(0)?)?;
+                let zero = self.cx.i32_val(0);
+                self.emit_void(InstKind::Store {
+                    val: zero,
+                    ptr,
+                    align: Some(4),
+                    volatile: false,
+                    atomic: Some((ord, scope)),
+                });
+            }
+            Op::MemoryBarrier => {
+                let (scope, widened) = self.scope_operand(inst, 0)?;
+                let sem = self.semantics_operand(inst, 1)?;
+                let ord = if widened {
+                    Some(Ordering::SeqCst)
+                } else {
+                    ordering(sem)
+                };
+                if let Some(ord) = ord {
+                    let scope = sync_scope(scope, self.cx.opts.target);
+                    self.emit_void(InstKind::Fence { ord, scope });
+                }
+            }
+            Op::ControlBarrier => self.control_barrier(inst)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn variable(&mut self, inst: &Inst) -> Result<(), Error> {
+        let SpvTy::Pointer { sc, pointee } = self.cx.spv_ty(inst.rty()?)?.clone() else {
+            return Err(inst.err("OpVariable's type is not a pointer"));
+        };
+        if sc != ::spirv::StorageClass::Function {
+            return Err(
+                inst.unsupported_form(format!("function-scope variable in storage class {sc:?}"))
+            );
+        }
+        let ty = self.cx.llty(pointee)?;
+        let addrspace = super::types::addrspace(sc, self.cx.opts.target)?;
+        let align = self
+            .cx
+            .deco_lit(inst.rid()?, ::spirv::Decoration::Alignment);
+        let p = self.emit_result(
+            inst,
+            InstKind::Alloca {
+                ty,
+                addrspace,
+                align,
+            },
+        )?;
+        if let Some(Operand::IdRef(init)) = inst.operands.get(1) {
+            let v = self.val(*init)?;
+            self.emit_void(InstKind::Store {
+                val: v,
+                ptr: p,
+                align,
+                volatile: false,
+                atomic: None,
+            });
+        }
+        Ok(())
+    }
+
+    fn access_chain(&mut self, inst: &Inst) -> Result<(), Error> {
+        let base = inst.id(0)?;
+        let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
+        let inbounds = matches!(
+            inst.op,
+            Op::AccessChain | Op::InBoundsAccessChain | Op::InBoundsPtrAccessChain
+        );
+        let mut cur = self.pointee(base)?;
+        let src = self.cx.llty(cur)?;
+        let p = self.val(base)?;
+        let ids = inst.ids_from(1)?;
+        if ids.is_empty() {
+            return self.define(inst, p);
+        }
+        let mut indices = Vec::with_capacity(ids.len() + 1);
+        let mut rest = ids.as_slice();
+        if ptr_chain {
+            indices.push(self.val(ids[0])?);
+            rest = &ids[1..];
+        } else {
+            indices.push(self.cx.i32_val(0));
+        }
+        for &idx in rest {
+            match self.cx.spv_ty(cur)?.clone() {
+                SpvTy::Struct { members } => {
+                    let k = self.cx.const_int(idx).ok_or_else(|| {
+                        inst.err(format!("struct index %{idx} is not a constant"))
+                    })?;
+                    cur = *members
+                        .get(k as usize)
+                        .ok_or_else(|| inst.err(format!("struct index {k} out of range")))?;
+                    indices.push(self.cx.i32_val(k));
+                }
+                SpvTy::Array { elem, .. }
+                | SpvTy::RuntimeArray { elem }
+                | SpvTy::Vector { elem, .. } => {
+                    cur = elem;
+                    indices.push(self.val(idx)?);
+                }
+                SpvTy::Matrix { col, .. } => {
+                    cur = col;
+                    indices.push(self.val(idx)?);
+                }
+                other => return Err(inst.err(format!("cannot index into {other:?}"))),
+            }
+        }
+        self.emit_result(
+            inst,
+            InstKind::Gep {
+                inbounds,
+                src,
+                ptr: p,
+                indices,
+            },
+        )?;
+        Ok(())
+    }
+
+    fn atomic_rmw(&mut self, inst: &Inst) -> Result<(), Error> {
+        let (scope, ord) = self.atomic_sync(inst, 1)?;
+        let ptr = self.val(inst.id(0)?)?;
+        let ty = self.cx.llty(inst.rty()?)?;
+        let (op, val) = match inst.op {
+            Op::AtomicIIncrement => (RmwOp::Add, Value::Const(self.cx.int_const(ty, 1))),
+            Op::AtomicIDecrement => (RmwOp::Sub, Value::Const(self.cx.int_const(ty, 1))),
+            op => {
+                let v = self.val(inst.id(3)?)?;
+                let r = match op {
+                    Op::AtomicExchange => RmwOp::Xchg,
+                    Op::AtomicIAdd => RmwOp::Add,
+                    Op::AtomicISub => RmwOp::Sub,
+                    Op::AtomicSMin => RmwOp::Min,
+                    Op::AtomicUMin => RmwOp::UMin,
+                    Op::AtomicSMax => RmwOp::Max,
+                    Op::AtomicUMax => RmwOp::UMax,
+                    Op::AtomicAnd => RmwOp::And,
+                    Op::AtomicOr => RmwOp::Or,
+                    Op::AtomicXor => RmwOp::Xor,
+                    Op::AtomicFAddEXT => RmwOp::FAdd,
+                    Op::AtomicFMinEXT => RmwOp::FMin,
+                    _ => RmwOp::FMax,
+                };
+                (r, v)
+            }
+        };
+        let align = self.natural_align(ty);
+        self.emit_result(
+            inst,
+            InstKind::AtomicRmw {
+                op,
+                ptr,
+                val,
+                ord,
+                scope,
+                align,
+                volatile: false,
+            },
+        )?;
+        Ok(())
+    }
+
+    fn control_barrier(&mut self, inst: &Inst) -> Result<(), Error> {
+        let (exec, _) = self.scope_operand(inst, 0)?;
+        let (mem, widened) = self.scope_operand(inst, 1)?;
+        let sem = self.semantics_operand(inst, 2)?;
+        let ord = if widened {
+            Some(Ordering::SeqCst)
+        } else {
+            ordering(sem)
+        };
+        let scope = sync_scope(mem, self.cx.opts.target);
+        let releases = matches!(
+            ord,
+            Some(Ordering::Release | Ordering::AcqRel | Ordering::SeqCst)
+        );
+        let acquires = matches!(
+            ord,
+            Some(Ordering::Acquire | Ordering::AcqRel | Ordering::SeqCst)
+        );
+        if releases {
+            self.emit_void(InstKind::Fence {
+                ord: Ordering::Release,
+                scope: scope.clone(),
+            });
+        }
+        match self.cx.opts.target {
+            Target::Generic => {
+                let args = [
+                    self.i32_arg(u64::from(exec)),
+                    self.i32_arg(u64::from(mem)),
+                    self.i32_arg(0),
+                ];
+                self.call_builtin(inst, "__spirv_ControlBarrier", &args, None, true)?;
+            }
+            Target::Amdgcn => {
+                let void = self.cx.m.ty(Type::Void);
+                let name = if exec == Scope::Subgroup as u32 {
+                    "amdgcn.wave.barrier"
+                } else {
+                    "amdgcn.s.barrier"
+                };
+                self.intrinsic(name, &[], void, Vec::new())?;
+            }
+        }
+        if acquires {
+            self.emit_void(InstKind::Fence {
+                ord: Ordering::Acquire,
+                scope,
+            });
+        }
+        Ok(())
+    }
+}

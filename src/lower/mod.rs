@@ -1,0 +1,436 @@
+//! Lowering: SPIR-V semantics → the LLVM model.
+//!
+//! [`lower_module`] reads the module-level facts (memory model, names, decorations,
+//! entry points), lowers types, constants and global variables in module order
+//! ([`types`], [`consts`], [`globals`]), declares every function, then lowers each
+//! function body ([`func`]) with one sub-module per instruction class.
+
+mod builtins;
+mod consts;
+pub mod extinst;
+mod extlower;
+mod func;
+mod globals;
+pub mod mangle;
+mod memory;
+mod ops;
+mod types;
+
+use crate::error::{Error, ErrorKind};
+use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
+use crate::spirv::{self, Inst, Op, Operand};
+use crate::{Options, Target};
+use std::collections::HashMap;
+pub use types::SpvTy;
+
+/// What an extended instruction set import refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExtSet {
+    /// `GLSL.std.450`.
+    Glsl,
+    /// `OpenCL.std`.
+    OpenCl,
+    /// `NonSemantic.*`, `OpenCL.DebugInfo.100`, `DebugInfo`: dropped.
+    NonSemantic,
+    /// Anything else.
+    Unknown,
+}
+
+/// A lowered value with its SPIR-V type and owning function (for locals).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ValInfo {
+    pub v: Value,
+    pub spv_ty: u32,
+    pub func: Option<u32>,
+}
+
+/// An entry point.
+#[derive(Clone, Debug)]
+pub(crate) struct EntryPoint {
+    pub model: spirv_headers::ExecutionModel,
+    pub func: u32,
+    pub name: String,
+}
+
+// The `spirv` crate's enums, under a name that does not clash with our `spirv` module.
+use ::spirv as spirv_headers;
+
+/// Module-wide lowering state.
+pub(crate) struct Ctx<'a> {
+    pub spv: &'a spirv::Module,
+    pub opts: &'a Options,
+    pub m: llvm::Module,
+    pub types: Vec<Option<types::TypeInfo>>,
+    pub values: Vec<Option<ValInfo>>,
+    pub funcs: Vec<Option<FuncId>>,
+    pub ext_sets: HashMap<u32, ExtSet>,
+    pub names: HashMap<u32, String>,
+    pub decorations: HashMap<u32, Vec<(spirv_headers::Decoration, Vec<Operand>)>>,
+    pub entry_points: Vec<EntryPoint>,
+    pub exec_modes: Vec<&'a Inst>,
+    pub vulkan_mm: bool,
+    pub kernel: bool,
+    pub addressing: spirv_headers::AddressingModel,
+    /// Function ids that are called by `OpFunctionCall` somewhere.
+    pub called: Vec<bool>,
+    /// Entry-point names reserved for the entry functions (or their wrappers).
+    pub reserved: std::collections::HashSet<String>,
+    /// `OpConstantSampler`s: (addressing mode, normalized, filter mode).
+    pub const_samplers: std::collections::BTreeMap<u32, (u32, u32, u32)>,
+}
+
+/// Lowers a loaded, checked SPIR-V module.
+pub fn lower_module(spv: &spirv::Module, opts: &Options) -> Result<llvm::Module, Error> {
+    let mut cx = Ctx::new(spv, opts)?;
+    cx.read_preamble()?;
+    cx.m.triple = cx.triple();
+    if cx.opts.target == Target::Amdgcn {
+        cx.m.datalayout = Some(AMDGCN_DATALAYOUT.to_string());
+    }
+    for inst in &spv.globals {
+        cx.lower_global_inst(inst)
+            .map_err(|e| e.or_at(&inst.location()))?;
+    }
+    cx.reserve_entry_names();
+    for f in &spv.functions {
+        cx.declare_function(f)
+            .map_err(|e| e.or_at(&f.def.location()))?;
+    }
+    for f in &spv.functions {
+        if !f.blocks.is_empty() {
+            func::lower_function(&mut cx, f)?;
+        }
+    }
+    cx.finish_entry_points()?;
+    Ok(cx.m)
+}
+
+/// The AMDGPU data layout (LLVM 19's string; needed for `alloca addrspace(5)`).
+const AMDGCN_DATALAYOUT: &str = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9";
+
+impl<'a> Ctx<'a> {
+    fn new(spv: &'a spirv::Module, opts: &'a Options) -> Result<Self, Error> {
+        let bound = spv.header.bound as usize;
+        Ok(Ctx {
+            spv,
+            opts,
+            m: llvm::Module::new(""),
+            types: vec![None; bound],
+            values: vec![None; bound],
+            funcs: vec![None; bound],
+            ext_sets: HashMap::new(),
+            names: HashMap::new(),
+            decorations: HashMap::new(),
+            entry_points: Vec::new(),
+            exec_modes: Vec::new(),
+            vulkan_mm: false,
+            kernel: false,
+            addressing: spirv_headers::AddressingModel::Logical,
+            called: vec![false; bound],
+            reserved: Default::default(),
+            const_samplers: Default::default(),
+        })
+    }
+
+    fn read_preamble(&mut self) -> Result<(), Error> {
+        let spv = self.spv;
+        for inst in &spv.preamble {
+            match inst.op {
+                Op::Capability => {
+                    if let Ok(Operand::Capability(spirv_headers::Capability::Kernel)) =
+                        inst.operand(0)
+                    {
+                        self.kernel = true;
+                    }
+                }
+                Op::ExtInstImport => {
+                    let name = inst.string(0)?;
+                    let set = match name {
+                        "GLSL.std.450" => ExtSet::Glsl,
+                        "OpenCL.std" => ExtSet::OpenCl,
+                        n if n.starts_with("NonSemantic.")
+                            || n.ends_with("DebugInfo.100")
+                            || n == "DebugInfo" =>
+                        {
+                            ExtSet::NonSemantic
+                        }
+                        _ => ExtSet::Unknown,
+                    };
+                    self.ext_sets.insert(inst.rid()?, set);
+                }
+                Op::MemoryModel => {
+                    if let Operand::AddressingModel(a) = inst.operand(0)? {
+                        self.addressing = *a;
+                    }
+                    if let Operand::MemoryModel(mm) = inst.operand(1)? {
+                        self.vulkan_mm = *mm == spirv_headers::MemoryModel::Vulkan;
+                        if *mm == spirv_headers::MemoryModel::OpenCL {
+                            self.kernel = true;
+                        }
+                    }
+                }
+                Op::EntryPoint => {
+                    let Operand::ExecutionModel(model) = inst.operand(0)? else {
+                        return Err(inst.err("expected an execution model"));
+                    };
+                    self.entry_points.push(EntryPoint {
+                        model: *model,
+                        func: inst.id(1)?,
+                        name: inst.string(2)?.to_string(),
+                    });
+                }
+                Op::ExecutionMode | Op::ExecutionModeId => self.exec_modes.push(inst),
+                Op::Name => {
+                    self.names.insert(inst.id(0)?, inst.string(1)?.to_string());
+                }
+                Op::Decorate | Op::DecorateId | Op::DecorateString => {
+                    let target = inst.id(0)?;
+                    let Operand::Decoration(d) = inst.operand(1)? else {
+                        return Err(inst.err("expected a decoration"));
+                    };
+                    self.decorations
+                        .entry(target)
+                        .or_default()
+                        .push((*d, inst.operands[2..].to_vec()));
+                }
+                Op::DecorationGroup | Op::GroupDecorate | Op::GroupMemberDecorate => {
+                    return Err(inst.unsupported());
+                }
+                _ => {}
+            }
+        }
+        for inst in spv
+            .functions
+            .iter()
+            .flat_map(|f| f.blocks.iter().flat_map(|b| b.insts.iter()))
+        {
+            if inst.op == Op::FunctionCall {
+                let callee = inst.id(0)?;
+                if let Some(c) = self.called.get_mut(callee as usize) {
+                    *c = true;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The target triple for this module and profile.
+    fn triple(&self) -> String {
+        use spirv_headers::AddressingModel as A;
+        if self.opts.target == Target::Amdgcn {
+            return "amdgcn-amd-amdhsa".into();
+        }
+        match self.addressing {
+            A::Physical64 => "spirv64-unknown-unknown".into(),
+            A::Physical32 => "spirv32-unknown-unknown".into(),
+            _ => {
+                let vk = match self.spv.header.version {
+                    (1, 6) => "vulkan1.3",
+                    (1, 5) => "vulkan1.2",
+                    (1, 0) => "vulkan1.0",
+                    _ => "vulkan1.1",
+                };
+                let mut stages: Vec<&str> = self
+                    .entry_points
+                    .iter()
+                    .map(|e| stage_name(e.model))
+                    .collect();
+                stages.sort_unstable();
+                stages.dedup();
+                let env = if stages.len() == 1 {
+                    stages[0]
+                } else {
+                    "library"
+                };
+                format!("spirv-unknown-{vk}-{env}")
+            }
+        }
+    }
+
+    /// The decorations on an id.
+    pub fn decos(&self, id: u32) -> &[(spirv_headers::Decoration, Vec<Operand>)] {
+        self.decorations.get(&id).map_or(&[], |v| v.as_slice())
+    }
+
+    /// Whether an id has a decoration.
+    pub fn has_deco(&self, id: u32, d: spirv_headers::Decoration) -> bool {
+        self.decos(id).iter().any(|(x, _)| *x == d)
+    }
+
+    /// The first literal operand of a decoration on an id.
+    pub fn deco_lit(&self, id: u32, d: spirv_headers::Decoration) -> Option<u32> {
+        self.decos(id)
+            .iter()
+            .find(|(x, _)| *x == d)
+            .and_then(|(_, ops)| match ops.first() {
+                Some(Operand::LiteralBit32(v)) => Some(*v),
+                _ => None,
+            })
+    }
+
+    /// The BuiltIn decoration on an id.
+    pub fn builtin_of(&self, id: u32) -> Option<spirv_headers::BuiltIn> {
+        self.decos(id)
+            .iter()
+            .find_map(|(x, ops)| match (x, ops.first()) {
+                (spirv_headers::Decoration::BuiltIn, Some(Operand::BuiltIn(b))) => Some(*b),
+                _ => None,
+            })
+    }
+
+    /// The linkage name (LinkageAttributes) of an id, if any.
+    pub fn linkage_name(&self, id: u32) -> Option<(&str, spirv_headers::LinkageType)> {
+        self.decos(id)
+            .iter()
+            .find_map(|(x, ops)| match (x, ops.first(), ops.get(1)) {
+                (
+                    spirv_headers::Decoration::LinkageAttributes,
+                    Some(Operand::LiteralString(s)),
+                    Some(Operand::LinkageType(t)),
+                ) => Some((s.as_str(), *t)),
+                _ => None,
+            })
+    }
+
+    /// A debug name hint for an id: its OpName, else `_<id>`.
+    pub fn hint(&self, id: u32) -> String {
+        match self.names.get(&id) {
+            Some(n) if !n.is_empty() => n.clone(),
+            _ => format!("_{id}"),
+        }
+    }
+
+    /// Type info for a SPIR-V type id.
+    pub fn type_info(&self, id: u32) -> Result<&types::TypeInfo, Error> {
+        self.types
+            .get(id as usize)
+            .and_then(|t| t.as_ref())
+            .ok_or_else(|| Error::new(ErrorKind::InvalidModule(format!("%{id} is not a type"))))
+    }
+
+    /// The LLVM type for a SPIR-V type id.
+    pub fn llty(&self, id: u32) -> Result<TypeId, Error> {
+        Ok(self.type_info(id)?.llvm)
+    }
+
+    /// The SPIR-V type structure for a type id.
+    pub fn spv_ty(&self, id: u32) -> Result<&SpvTy, Error> {
+        Ok(&self.type_info(id)?.spv)
+    }
+
+    /// A module-level value (constant, global, function address).
+    pub fn global_value(&self, id: u32) -> Option<ValInfo> {
+        self.values
+            .get(id as usize)
+            .copied()
+            .flatten()
+            .filter(|v| v.func.is_none())
+    }
+
+    /// The integer value of a constant id (scope, semantics, literal-like operands).
+    pub fn const_int(&self, id: u32) -> Option<u64> {
+        let vi = self.global_value(id)?;
+        match vi.v {
+            Value::Const(c) => match self.m.const_of_id(c) {
+                llvm::Const::Int(_, v) => Some(*v as u64),
+                llvm::Const::Zero(_) | llvm::Const::Null(_) => Some(0),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether a constant id comes from a specialization constant.
+    pub fn is_spec_constant(&self, id: u32) -> bool {
+        self.spv.globals.iter().any(|i| {
+            i.result_id == Some(id)
+                && matches!(
+                    i.op,
+                    Op::SpecConstant
+                        | Op::SpecConstantTrue
+                        | Op::SpecConstantFalse
+                        | Op::SpecConstantComposite
+                        | Op::SpecConstantOp
+                )
+        })
+    }
+
+    /// An integer constant of an LLVM integer type.
+    pub fn int_const(&mut self, ty: TypeId, v: u64) -> ConstId {
+        let bits = self.m.type_of_id(ty).scalar_bits().unwrap_or(64);
+        let masked = if bits >= 64 {
+            v
+        } else {
+            v & ((1u64 << bits) - 1)
+        };
+        self.m.constant(llvm::Const::Int(ty, u128::from(masked)))
+    }
+
+    /// `i32 v` as a value.
+    pub fn i32_val(&mut self, v: u64) -> Value {
+        let t = self.m.ty(llvm::Type::Int(32));
+        Value::Const(self.int_const(t, v))
+    }
+
+    /// The calling convention of non-kernel functions in this module.
+    pub fn func_cc(&self) -> CallConv {
+        if self.kernel && self.opts.target == Target::Generic {
+            CallConv::SpirFunc
+        } else {
+            CallConv::C
+        }
+    }
+
+    /// Records a module-level value.
+    pub fn set_global_value(&mut self, id: u32, v: Value, spv_ty: u32) -> Result<(), Error> {
+        let slot = self.values.get_mut(id as usize).ok_or_else(|| {
+            Error::new(ErrorKind::IdOutOfBound {
+                id,
+                bound: self.spv.header.bound,
+            })
+        })?;
+        *slot = Some(ValInfo {
+            v,
+            spv_ty,
+            func: None,
+        });
+        Ok(())
+    }
+
+    /// The result type of a module-level instruction defining `id`.
+    pub fn spv_globals_type(&self, id: u32) -> Result<u32, Error> {
+        self.spv
+            .globals
+            .iter()
+            .find(|i| i.result_id == Some(id))
+            .and_then(|i| i.result_type)
+            .ok_or_else(|| crate::error::invalid(format!("%{id} has no type")))
+    }
+
+    /// A warning, shown by the CLI on stderr.
+    pub fn warn(&mut self, inst: &Inst, msg: impl std::fmt::Display) {
+        self.m.warnings.push(format!("{}: {msg}", inst.location()));
+    }
+}
+
+/// The LLVM triple environment name for an execution model.
+fn stage_name(model: spirv_headers::ExecutionModel) -> &'static str {
+    use spirv_headers::ExecutionModel as E;
+    match model {
+        E::Vertex => "vertex",
+        E::TessellationControl => "hull",
+        E::TessellationEvaluation => "domain",
+        E::Geometry => "geometry",
+        E::Fragment => "pixel",
+        E::GLCompute | E::Kernel => "compute",
+        E::TaskEXT | E::TaskNV => "amplification",
+        E::MeshEXT | E::MeshNV => "mesh",
+        E::RayGenerationKHR => "raygeneration",
+        E::IntersectionKHR => "intersection",
+        E::AnyHitKHR => "anyhit",
+        E::ClosestHitKHR => "closesthit",
+        E::MissKHR => "miss",
+        E::CallableKHR => "callable",
+        _ => "library",
+    }
+}

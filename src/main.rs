@@ -1,0 +1,265 @@
+//! The `spirv-lift` command line: thin wrapper over the library.
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, ValueEnum};
+use spirv_lift::{Options, Target};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Translate SPIR-V modules (Vulkan shaders, OpenCL kernels) into textual LLVM IR that keeps
+/// memory-model relaxations (`!mmra`) and convergence control tokens.
+///
+/// Examples:
+///   spirv-lift shader.spv                    print LLVM IR to stdout
+///   spirv-lift kernel.spv -o kernel.ll       write one file (nothing is written on error)
+///   spirv-lift --out-dir out/ -j 4 *.spv     translate many files in parallel
+///   cat shader.spv | spirv-lift -            read standard input
+///
+/// Exit status: 0 on success, 1 when a module cannot be translated (one line per error on
+/// stderr, with word offset, opcode and result id), 2 on a usage error.
+#[derive(Parser, Debug)]
+#[command(name = "spirv-lift", version, verbatim_doc_comment)]
+struct Cli {
+    /// SPIR-V binaries (either endianness); `-` reads standard input.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+
+    /// Output file (single input only); default: standard output.
+    #[arg(short, long, value_name = "FILE", conflicts_with = "out_dir")]
+    output: Option<PathBuf>,
+
+    /// Write one `<stem>.ll` per input into this directory (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+
+    /// Backend conventions: `generic` (LLVM's SPIR-V backend) or `amdgcn` (AMDGPU).
+    #[arg(long, value_enum, default_value_t = TargetArg::Generic)]
+    target: TargetArg,
+
+    /// Emit no `!mmra` metadata (to measure what the annotations buy).
+    #[arg(long)]
+    no_mmra: bool,
+
+    /// Emit no convergence control tokens (only `convergent` attributes).
+    #[arg(long)]
+    no_convergence: bool,
+
+    /// Number of inputs translated in parallel (default: available cores).
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    jobs: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum TargetArg {
+    Generic,
+    Amdgcn,
+}
+
+/// The largest input accepted, so a hostile stream cannot exhaust memory.
+const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn read_input(path: &Path) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    if path == Path::new("-") {
+        std::io::stdin()
+            .lock()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .context("reading standard input")?;
+    } else {
+        let f =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        f.take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("reading {}", path.display()))?;
+    }
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        bail!(
+            "{}: input larger than {} bytes",
+            path.display(),
+            MAX_INPUT_BYTES
+        );
+    }
+    Ok(bytes)
+}
+
+/// Translates one input to text; errors are one line, prefixed with the input name.
+fn translate_one(
+    path: &Path,
+    options: &Options,
+) -> std::result::Result<(String, Vec<String>), String> {
+    let name = path.display();
+    let bytes = read_input(path).map_err(|e| format!("{e:#}"))?;
+    let module =
+        spirv_lift::translate_bytes(&bytes, options).map_err(|e| format!("{name}: {e}"))?;
+    let warnings = module
+        .warnings
+        .iter()
+        .map(|w| format!("{name}: {w}"))
+        .collect();
+    Ok((module.to_string(), warnings))
+}
+
+/// Writes `text` to `path` through a temporary file and a rename, so an error never leaves
+/// a half-written output behind.
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let file_name = path.file_name().context("output path has no file name")?;
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        file_name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| -> Result<()> {
+        let mut f = std::fs::File::create(&tmp)
+            .with_context(|| format!("cannot create {}", tmp.display()))?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all().ok();
+        std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn run(cli: &Cli) -> Result<bool> {
+    let options = Options {
+        target: match cli.target {
+            TargetArg::Generic => Target::Generic,
+            TargetArg::Amdgcn => Target::Amdgcn,
+        },
+        mmra: !cli.no_mmra,
+        convergence: !cli.no_convergence,
+    };
+    let Some(out_dir) = &cli.out_dir else {
+        if cli.inputs.len() > 1 {
+            bail!(
+                "{} inputs given: use --out-dir DIR to translate several files",
+                cli.inputs.len()
+            );
+        }
+        let input = &cli.inputs[0];
+        return Ok(match translate_one(input, &options) {
+            Ok((text, warnings)) => {
+                for w in warnings {
+                    eprintln!("warning: {w}");
+                }
+                match &cli.output {
+                    Some(path) => write_atomically(path, &text)
+                        .map_err(|e| anyhow::anyhow!("{e:#}"))
+                        .map(|_| true)
+                        .unwrap_or_else(|e| {
+                            eprintln!("error: {e:#}");
+                            false
+                        }),
+                    None => {
+                        let mut out = std::io::stdout().lock();
+                        // A closed pipe (e.g. `| head`) is not an error worth reporting.
+                        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+                        true
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                false
+            }
+        });
+    };
+    batch(cli, out_dir, &options)
+}
+
+/// The output path for an input in batch mode: `<dir>/<stem>.ll`.
+fn output_path(out_dir: &Path, input: &Path) -> Result<PathBuf> {
+    if input == Path::new("-") {
+        bail!("standard input cannot be used with --out-dir");
+    }
+    let stem = input
+        .file_stem()
+        .with_context(|| format!("{}: no file name", input.display()))?;
+    Ok(out_dir.join(format!("{}.ll", stem.to_string_lossy())))
+}
+
+fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
+    std::fs::create_dir_all(out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let mut outputs = Vec::with_capacity(cli.inputs.len());
+    let mut seen = std::collections::HashSet::new();
+    for input in &cli.inputs {
+        let out = output_path(out_dir, input)?;
+        if !seen.insert(out.clone()) {
+            bail!("two inputs would both write {}", out.display());
+        }
+        outputs.push(out);
+    }
+    let jobs = cli
+        .jobs
+        .map(|j| j as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = jobs.min(cli.inputs.len()).max(1);
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<std::result::Result<Vec<String>, String>>> =
+        vec![None; cli.inputs.len()];
+    let slots: Vec<std::sync::Mutex<Option<std::result::Result<Vec<String>, String>>>> =
+        (0..cli.inputs.len())
+            .map(|_| std::sync::Mutex::new(None))
+            .collect();
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(input) = cli.inputs.get(i) else {
+                        break;
+                    };
+                    let r = translate_one(input, options).and_then(|(text, warnings)| {
+                        write_atomically(&outputs[i], &text).map_err(|e| format!("{e:#}"))?;
+                        Ok(warnings)
+                    });
+                    if let Ok(mut slot) = slots[i].lock() {
+                        *slot = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    for (i, slot) in slots.into_iter().enumerate() {
+        results[i] = slot.into_inner().ok().flatten();
+    }
+    // Report in input order, so stderr is deterministic whatever -j is.
+    let mut ok = true;
+    let mut failed = 0usize;
+    for r in results.into_iter().flatten() {
+        match r {
+            Ok(warnings) => warnings.iter().for_each(|w| eprintln!("warning: {w}")),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ok = false;
+                failed += 1;
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!("{} of {} inputs failed", failed, cli.inputs.len());
+    }
+    Ok(ok)
+}

@@ -1,0 +1,133 @@
+//! One decoded instruction with its word offset, and fallible operand accessors.
+
+use crate::error::{Error, ErrorKind, Location};
+pub use rspirv::dr::Operand;
+use spirv::Op;
+
+/// A decoded instruction and where it sits in the module.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    /// The opcode.
+    pub op: Op,
+    /// The `Op…` name, for messages.
+    pub opname: &'static str,
+    /// Word offset of the instruction's first word.
+    pub word: usize,
+    /// Result type id.
+    pub result_type: Option<u32>,
+    /// Result id.
+    pub result_id: Option<u32>,
+    /// Operands after the result type and id.
+    pub operands: Vec<Operand>,
+}
+
+impl Inst {
+    pub(crate) fn from_dr(inst: rspirv::dr::Instruction, word: usize) -> Inst {
+        Inst {
+            op: inst.class.opcode,
+            opname: inst.class.opname,
+            word,
+            result_type: inst.result_type,
+            result_id: inst.result_id,
+            operands: inst.operands,
+        }
+    }
+
+    /// This instruction's location, for errors.
+    pub fn location(&self) -> Location {
+        Location {
+            word: Some(self.word),
+            opcode: Some(self.opname),
+            result_id: self.result_id,
+        }
+    }
+
+    /// An invalid-operand error at this instruction.
+    pub fn err(&self, msg: impl Into<String>) -> Error {
+        Error::at(ErrorKind::InvalidOperand(msg.into()), self.location())
+    }
+
+    /// An invalid-module error at this instruction.
+    pub fn invalid(&self, msg: impl Into<String>) -> Error {
+        Error::at(ErrorKind::InvalidModule(msg.into()), self.location())
+    }
+
+    /// An unsupported-instruction error at this instruction.
+    pub fn unsupported(&self) -> Error {
+        Error::at(ErrorKind::Unsupported(self.opname), self.location())
+    }
+
+    /// An unsupported-form error at this instruction.
+    pub fn unsupported_form(&self, msg: impl Into<String>) -> Error {
+        Error::at(ErrorKind::UnsupportedForm(msg.into()), self.location())
+    }
+
+    /// The result id (error if missing).
+    pub fn rid(&self) -> Result<u32, Error> {
+        self.result_id.ok_or_else(|| self.err("missing result id"))
+    }
+
+    /// The result type id (error if missing).
+    pub fn rty(&self) -> Result<u32, Error> {
+        self.result_type
+            .ok_or_else(|| self.err("missing result type"))
+    }
+
+    /// Operand `i`, or an error naming it.
+    pub fn operand(&self, i: usize) -> Result<&Operand, Error> {
+        self.operands
+            .get(i)
+            .ok_or_else(|| self.err(format!("missing operand {i}")))
+    }
+
+    /// Operand `i` as an id (`IdRef`, `IdScope` or `IdMemorySemantics`).
+    pub fn id(&self, i: usize) -> Result<u32, Error> {
+        match self.operand(i)? {
+            Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => Ok(*id),
+            other => Err(self.err(format!("operand {i} is {other:?}, expected an id"))),
+        }
+    }
+
+    /// Operand `i` as a 32-bit literal.
+    pub fn lit(&self, i: usize) -> Result<u32, Error> {
+        match self.operand(i)? {
+            Operand::LiteralBit32(v) | Operand::LiteralExtInstInteger(v) => Ok(*v),
+            other => Err(self.err(format!("operand {i} is {other:?}, expected a literal"))),
+        }
+    }
+
+    /// Operand `i` as a string literal.
+    pub fn string(&self, i: usize) -> Result<&str, Error> {
+        match self.operand(i)? {
+            Operand::LiteralString(s) => Ok(s),
+            other => Err(self.err(format!("operand {i} is {other:?}, expected a string"))),
+        }
+    }
+
+    /// Operand `i` as a storage class.
+    pub fn storage_class(&self, i: usize) -> Result<spirv::StorageClass, Error> {
+        match self.operand(i)? {
+            Operand::StorageClass(s) => Ok(*s),
+            other => Err(self.err(format!(
+                "operand {i} is {other:?}, expected a storage class"
+            ))),
+        }
+    }
+
+    /// All id operands from index `from` on (error on a non-id).
+    pub fn ids_from(&self, from: usize) -> Result<Vec<u32>, Error> {
+        (from..self.operands.len()).map(|i| self.id(i)).collect()
+    }
+
+    /// The ids this instruction uses: result type and id-valued operands.
+    pub fn used_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.result_type
+            .into_iter()
+            .chain(self.operands.iter().filter_map(|o| match o {
+                Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
+                    Some(*id)
+                }
+                _ => None,
+            }))
+    }
+}

@@ -1,0 +1,453 @@
+//! Reading SPIR-V: the only part of spirv-lift that knows rspirv.
+//!
+//! [`load`] decodes a module with rspirv, keeps every instruction's word offset, sorts the
+//! instructions into the module's logical sections, and runs the input checks of
+//! [`check`]. After `load` succeeds, every id the module uses is defined exactly once,
+//! every block is terminated, and every branch, merge and continue target is a block of
+//! the same function.
+
+pub mod check;
+mod inst;
+
+pub use inst::{Inst, Operand};
+
+use crate::error::{Error, ErrorKind, Location};
+pub use spirv::Op;
+
+/// SPIR-V magic number.
+pub const MAGIC: u32 = 0x0723_0203;
+/// The largest id bound accepted (the same default limit as `spirv-val`).
+pub const MAX_ID_BOUND: u32 = 0x40_0000;
+
+/// The module header.
+#[derive(Clone, Copy, Debug)]
+pub struct Header {
+    /// (major, minor).
+    pub version: (u8, u8),
+    /// Generator magic.
+    pub generator: u32,
+    /// Id bound.
+    pub bound: u32,
+}
+
+/// A basic block: its label and its instructions, the terminator last.
+#[derive(Clone, Debug)]
+pub struct BasicBlock {
+    /// The `OpLabel`.
+    pub label: Inst,
+    /// The instructions after the label, ending with the terminator.
+    pub insts: Vec<Inst>,
+}
+
+impl BasicBlock {
+    /// The block's label id.
+    pub fn id(&self) -> u32 {
+        self.label.result_id.unwrap_or(0)
+    }
+    /// The terminator (the structure pass guarantees there is one).
+    pub fn terminator(&self) -> Option<&Inst> {
+        self.insts.last()
+    }
+    /// The merge instruction (`OpSelectionMerge` / `OpLoopMerge`) before the terminator, if any.
+    pub fn merge(&self) -> Option<&Inst> {
+        let n = self.insts.len();
+        if n >= 2 {
+            let m = &self.insts[n - 2];
+            if matches!(m.op, Op::SelectionMerge | Op::LoopMerge) {
+                return Some(m);
+            }
+        }
+        None
+    }
+}
+
+/// A function: its `OpFunction`, parameters and blocks (first block is the entry).
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// The `OpFunction` instruction.
+    pub def: Inst,
+    /// `OpFunctionParameter`s.
+    pub params: Vec<Inst>,
+    /// Blocks in module order; empty for a declaration.
+    pub blocks: Vec<BasicBlock>,
+}
+
+impl Function {
+    /// The function's result id.
+    pub fn id(&self) -> u32 {
+        self.def.result_id.unwrap_or(0)
+    }
+}
+
+/// A decoded module, sorted into its logical sections.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// Header fields.
+    pub header: Header,
+    /// `OpCapability`, `OpExtension`, `OpExtInstImport`, `OpMemoryModel`, `OpEntryPoint`,
+    /// `OpExecutionMode(Id)`, debug and annotation instructions, in order.
+    pub preamble: Vec<Inst>,
+    /// Types, constants, global variables and undefs, in order.
+    pub globals: Vec<Inst>,
+    /// Functions in order.
+    pub functions: Vec<Function>,
+}
+
+impl Module {
+    /// The `OpMemoryModel` instruction, if present.
+    pub fn memory_model_inst(&self) -> Option<&Inst> {
+        self.preamble.iter().find(|i| i.op == Op::MemoryModel)
+    }
+}
+
+/// Converts bytes of either endianness into host words, checking the magic number.
+pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>, Error> {
+    if bytes.len() % 4 != 0 {
+        return Err(Error::new(ErrorKind::NotWordAligned(bytes.len())));
+    }
+    if bytes.len() < 20 {
+        return Err(Error::new(ErrorKind::TruncatedHeader(bytes.len() / 4)));
+    }
+    let le = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    let big = le.swap_bytes() == MAGIC;
+    if le != MAGIC && !big {
+        return Err(Error::at(ErrorKind::BadMagic(le), word_loc(0)));
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| {
+            let a = [c[0], c[1], c[2], c[3]];
+            if big {
+                u32::from_be_bytes(a)
+            } else {
+                u32::from_le_bytes(a)
+            }
+        })
+        .collect())
+}
+
+fn word_loc(word: usize) -> Location {
+    Location {
+        word: Some(word),
+        opcode: None,
+        result_id: None,
+    }
+}
+
+/// Decodes, sorts and checks a module given as host-endian words.
+pub fn load(words: &[u32]) -> Result<Module, Error> {
+    let header = read_header(words)?;
+    let offsets = instruction_offsets(words)?;
+    let insts = decode(words, &offsets)?;
+    let mut module = sort_sections(header, insts)?;
+    fix_ext_inst_literals(&mut module);
+    check::check(&module)?;
+    Ok(module)
+}
+
+fn read_header(words: &[u32]) -> Result<Header, Error> {
+    if words.len() < 5 {
+        return Err(Error::new(ErrorKind::TruncatedHeader(words.len())));
+    }
+    if words[0] != MAGIC {
+        return Err(Error::at(ErrorKind::BadMagic(words[0]), word_loc(0)));
+    }
+    let v = words[1];
+    let (major, minor) = (((v >> 16) & 0xff) as u8, ((v >> 8) & 0xff) as u8);
+    if major != 1 || minor > 6 || v & 0xff00_00ff != 0 {
+        return Err(Error::at(
+            ErrorKind::UnsupportedVersion { major, minor },
+            word_loc(1),
+        ));
+    }
+    let bound = words[3];
+    if bound == 0 || bound > MAX_ID_BOUND {
+        return Err(Error::at(ErrorKind::BadIdBound(bound), word_loc(3)));
+    }
+    Ok(Header {
+        version: (major, minor),
+        generator: words[2],
+        bound,
+    })
+}
+
+/// Word offsets of every instruction, checking that word counts tile the module.
+fn instruction_offsets(words: &[u32]) -> Result<Vec<usize>, Error> {
+    let mut offsets = Vec::new();
+    let mut at = 5;
+    while at < words.len() {
+        let count = words[at] >> 16;
+        if count == 0 {
+            return Err(Error::at(ErrorKind::ZeroWordCount, word_loc(at)));
+        }
+        if at + count as usize > words.len() {
+            let loc = Location {
+                word: Some(at),
+                opcode: op_name_of(words[at] & 0xffff),
+                result_id: None,
+            };
+            return Err(Error::at(ErrorKind::Truncated { count }, loc));
+        }
+        offsets.push(at);
+        at += count as usize;
+    }
+    Ok(offsets)
+}
+
+/// The `Op…` name of an opcode number, if the grammar knows it.
+pub fn op_name_of(opcode: u32) -> Option<&'static str> {
+    rspirv::grammar::INSTRUCTION_TABLE
+        .lookup_opcode(opcode)
+        .map(|g| g.opname)
+}
+
+struct Collector<'a> {
+    offsets: &'a [usize],
+    insts: Vec<Inst>,
+}
+
+impl rspirv::binary::Consumer for Collector<'_> {
+    fn initialize(&mut self) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+    fn finalize(&mut self) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+    fn consume_header(&mut self, _: rspirv::dr::ModuleHeader) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+    fn consume_instruction(
+        &mut self,
+        inst: rspirv::dr::Instruction,
+    ) -> rspirv::binary::ParseAction {
+        let word = self.offsets.get(self.insts.len()).copied().unwrap_or(0);
+        self.insts.push(Inst::from_dr(inst, word));
+        rspirv::binary::ParseAction::Continue
+    }
+}
+
+fn decode(words: &[u32], offsets: &[usize]) -> Result<Vec<Inst>, Error> {
+    let mut collector = Collector {
+        offsets,
+        insts: Vec::with_capacity(offsets.len()),
+    };
+    let result = rspirv::binary::parse_words(words, &mut collector);
+    match result {
+        Ok(()) => Ok(collector.insts),
+        Err(state) => {
+            // The failing instruction is the one after the last consumed.
+            let idx = collector.insts.len();
+            let word = offsets.get(idx).copied().unwrap_or(words.len());
+            let opcode = words.get(word).and_then(|w| op_name_of(w & 0xffff));
+            let loc = Location {
+                word: Some(word),
+                opcode,
+                result_id: None,
+            };
+            let kind = match state {
+                rspirv::binary::ParseState::OpcodeUnknown(_, _, op) => {
+                    ErrorKind::UnknownOpcode(u32::from(op))
+                }
+                other => ErrorKind::Decode(other.to_string()),
+            };
+            Err(Error::at(kind, loc))
+        }
+    }
+}
+
+fn is_terminator(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Branch
+            | Op::BranchConditional
+            | Op::Switch
+            | Op::Return
+            | Op::ReturnValue
+            | Op::Kill
+            | Op::Unreachable
+            | Op::TerminateInvocation
+            | Op::IgnoreIntersectionKHR
+            | Op::TerminateRayKHR
+            | Op::EmitMeshTasksEXT
+    )
+}
+
+fn structure_err(inst: &Inst, msg: impl Into<String>) -> Error {
+    Error::at(ErrorKind::InvalidStructure(msg.into()), inst.location())
+}
+
+/// Sorts instructions into preamble, globals and functions; checks block structure.
+fn sort_sections(header: Header, insts: Vec<Inst>) -> Result<Module, Error> {
+    let mut module = Module {
+        header,
+        preamble: Vec::new(),
+        globals: Vec::new(),
+        functions: Vec::new(),
+    };
+    let mut func: Option<Function> = None;
+    let mut block: Option<BasicBlock> = None;
+    for inst in insts {
+        match inst.op {
+            Op::Function => {
+                if func.is_some() {
+                    return Err(structure_err(&inst, "OpFunction inside a function"));
+                }
+                func = Some(Function {
+                    def: inst,
+                    params: Vec::new(),
+                    blocks: Vec::new(),
+                });
+            }
+            Op::FunctionParameter => match func.as_mut() {
+                Some(f) if f.blocks.is_empty() && block.is_none() => f.params.push(inst),
+                _ => {
+                    return Err(structure_err(
+                        &inst,
+                        "OpFunctionParameter outside a function header",
+                    ));
+                }
+            },
+            Op::Label => {
+                if func.is_none() {
+                    return Err(structure_err(&inst, "OpLabel outside a function"));
+                }
+                if let Some(b) = &block {
+                    return Err(structure_err(
+                        &inst,
+                        format!("block %{} has no terminator before this label", b.id()),
+                    ));
+                }
+                block = Some(BasicBlock {
+                    label: inst,
+                    insts: Vec::new(),
+                });
+            }
+            Op::FunctionEnd => {
+                if let Some(b) = &block {
+                    return Err(structure_err(
+                        &inst,
+                        format!("block %{} has no terminator before OpFunctionEnd", b.id()),
+                    ));
+                }
+                match func.take() {
+                    Some(f) => module.functions.push(f),
+                    None => return Err(structure_err(&inst, "OpFunctionEnd outside a function")),
+                }
+            }
+            _ if func.is_some() => {
+                // OpLine/OpNoLine may appear between functions' headers and blocks.
+                let Some(b) = block.as_mut() else {
+                    if matches!(inst.op, Op::Line | Op::NoLine | Op::ExtInst) {
+                        continue;
+                    }
+                    return Err(structure_err(&inst, "instruction outside a block"));
+                };
+                let term = is_terminator(inst.op);
+                b.insts.push(inst);
+                if term {
+                    if let (Some(f), Some(b)) = (func.as_mut(), block.take()) {
+                        f.blocks.push(b);
+                    }
+                }
+            }
+            _ => {
+                if is_preamble(inst.op) {
+                    if !module.globals.is_empty() && !matches!(inst.op, Op::Line | Op::NoLine) {
+                        // Preamble after types is malformed but harmless; keep it (spirv-val
+                        // reports layout errors, we only need the facts).
+                    }
+                    module.preamble.push(inst);
+                } else if !module.functions.is_empty() && !matches!(inst.op, Op::Line | Op::NoLine)
+                {
+                    return Err(structure_err(
+                        &inst,
+                        "module-level instruction after the first function",
+                    ));
+                } else {
+                    module.globals.push(inst);
+                }
+            }
+        }
+    }
+    if let Some(f) = func {
+        return Err(structure_err(&f.def, "function has no OpFunctionEnd"));
+    }
+    Ok(module)
+}
+
+fn is_preamble(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Capability
+            | Op::Extension
+            | Op::ExtInstImport
+            | Op::MemoryModel
+            | Op::EntryPoint
+            | Op::ExecutionMode
+            | Op::ExecutionModeId
+            | Op::String
+            | Op::SourceExtension
+            | Op::Source
+            | Op::SourceContinued
+            | Op::Name
+            | Op::MemberName
+            | Op::ModuleProcessed
+            | Op::Decorate
+            | Op::MemberDecorate
+            | Op::DecorationGroup
+            | Op::GroupDecorate
+            | Op::GroupMemberDecorate
+            | Op::DecorateId
+            | Op::DecorateString
+            | Op::MemberDecorateString
+            | Op::Nop
+    )
+}
+
+/// rspirv decodes every operand of an extended instruction as an id; the grammar of
+/// `OpenCL.std` (e.g. `vloadn`'s component count, `vstore_half_r`'s rounding mode) says
+/// which are literals. Rewrites those operands so later passes see them as literals.
+fn fix_ext_inst_literals(module: &mut Module) {
+    use rspirv::grammar::OperandKind;
+    let mut opencl_sets = Vec::new();
+    for inst in &module.preamble {
+        if inst.op == Op::ExtInstImport {
+            if let (Some(id), Ok("OpenCL.std")) = (inst.result_id, inst.string(0)) {
+                opencl_sets.push(id);
+            }
+        }
+    }
+    if opencl_sets.is_empty() {
+        return;
+    }
+    let blocks = module
+        .functions
+        .iter_mut()
+        .flat_map(|f| f.blocks.iter_mut());
+    for inst in blocks.flat_map(|b| b.insts.iter_mut()) {
+        if inst.op != Op::ExtInst {
+            continue;
+        }
+        let (Some(Operand::IdRef(set)), Some(Operand::LiteralExtInstInteger(num))) =
+            (inst.operands.first(), inst.operands.get(1))
+        else {
+            continue;
+        };
+        if !opencl_sets.contains(set) {
+            continue;
+        }
+        let Some(grammar) = rspirv::grammar::OPENCL_STD_100_INSTRUCTION_TABLE.lookup_opcode(*num)
+        else {
+            continue;
+        };
+        for (i, operand) in grammar.operands.iter().enumerate() {
+            if operand.kind != OperandKind::IdRef {
+                if let Some(slot) = inst.operands.get_mut(i + 2) {
+                    if let Operand::IdRef(v) = *slot {
+                        *slot = Operand::LiteralBit32(v);
+                    }
+                }
+            }
+        }
+    }
+}
