@@ -166,6 +166,12 @@ impl Function {
         LocalId((self.locals.len() - 1) as u32)
     }
 
+    /// Gives a local a new unique name derived from `hint`.
+    pub fn rename_local(&mut self, l: LocalId, hint: &str) {
+        let name = self.namer.unique(hint);
+        self.locals[l.index()].name = name;
+    }
+
     /// Creates a block with a unique label derived from `hint`.
     pub fn new_block(&mut self, hint: &str) -> BlockId {
         let name = self.namer.unique(hint);

@@ -23,6 +23,8 @@ pub(crate) struct FnCtx<'c, 'a> {
     pub blocks: HashMap<u32, BlockId>,
     /// The block being filled.
     pub cur: BlockId,
+    /// The SPIR-V label of the block being filled.
+    cur_label: u32,
     phis: Vec<(LocalId, &'a Inst, BlockId, u32)>,
     /// Allocas introduced by the lowering, placed at the top of the entry block.
     pub entry_allocas: Vec<LInst>,
@@ -111,6 +113,7 @@ pub(crate) fn lower_function<'a>(cx: &mut Ctx<'a>, func: &'a Function) -> Result
         spv_id,
         blocks,
         cur: BlockId(0),
+        cur_label: 0,
         phis: Vec::new(),
         entry_allocas: Vec::new(),
         edges,
@@ -121,6 +124,7 @@ pub(crate) fn lower_function<'a>(cx: &mut Ctx<'a>, func: &'a Function) -> Result
     for &b in cfg.rpo() {
         let block = &func.blocks[b.index()];
         fx.cur = fx.blocks[&block.id()];
+        fx.cur_label = block.id();
         for inst in &block.insts {
             fx.lower_inst(inst).map_err(|e| e.or_at(&inst.location()))?;
         }
@@ -160,6 +164,13 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     pub fn define(&mut self, inst: &Inst, v: Value) -> Result<(), Error> {
         let id = inst.rid()?;
         let spv_ty = inst.rty()?;
+        if let Value::Local(l) = v {
+            // A value built by a helper under a temporary name takes the result's name.
+            if self.f.locals[l.index()].name.starts_with("t") && self.f.locals[l.index()].name.trim_start_matches('t').trim_start_matches('.').bytes().all(|b| b.is_ascii_digit()) {
+                let hint = self.cx.hint(id);
+                self.f.rename_local(l, &hint);
+            }
+        }
         let slot = self
             .cx
             .values
@@ -196,11 +207,6 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         let v = self.emit(&hint, ty, kind);
         self.define(inst, v)?;
         Ok(v)
-    }
-
-    /// A temporary name hint.
-    pub fn tmp(&self) -> &'static str {
-        "t"
     }
 
     /// The LLVM type of a value.

@@ -73,6 +73,8 @@ pub(crate) struct Ctx<'a> {
     pub addressing: spirv_headers::AddressingModel,
     /// Function ids that are called by `OpFunctionCall` somewhere.
     pub called: Vec<bool>,
+    /// Ids defined by specialization-constant instructions.
+    pub spec_constants: Vec<bool>,
     /// Entry-point names reserved for the entry functions (or their wrappers).
     pub reserved: std::collections::HashSet<String>,
     /// `OpConstantSampler`s: (addressing mode, normalized, filter mode).
@@ -128,6 +130,7 @@ impl<'a> Ctx<'a> {
             addressing: spirv_headers::AddressingModel::Logical,
             called: vec![false; bound],
             reserved: Default::default(),
+            spec_constants: spec_constant_ids(spv, bound),
             const_samplers: Default::default(),
         })
     }
@@ -342,17 +345,7 @@ impl<'a> Ctx<'a> {
 
     /// Whether a constant id comes from a specialization constant.
     pub fn is_spec_constant(&self, id: u32) -> bool {
-        self.spv.globals.iter().any(|i| {
-            i.result_id == Some(id)
-                && matches!(
-                    i.op,
-                    Op::SpecConstant
-                        | Op::SpecConstantTrue
-                        | Op::SpecConstantFalse
-                        | Op::SpecConstantComposite
-                        | Op::SpecConstantOp
-                )
-        })
+        self.spec_constants.get(id as usize).copied().unwrap_or(false)
     }
 
     /// An integer constant of an LLVM integer type.
@@ -413,6 +406,22 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Marks the ids defined by `OpSpecConstant…` instructions.
+fn spec_constant_ids(spv: &spirv::Module, bound: usize) -> Vec<bool> {
+    let mut out = vec![false; bound];
+    for i in &spv.globals {
+        if matches!(
+            i.op,
+            Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse | Op::SpecConstantComposite | Op::SpecConstantOp
+        ) {
+            if let Some(slot) = i.result_id.and_then(|id| out.get_mut(id as usize)) {
+                *slot = true;
+            }
+        }
+    }
+    out
+}
+
 /// The LLVM triple environment name for an execution model.
 fn stage_name(model: spirv_headers::ExecutionModel) -> &'static str {
     use spirv_headers::ExecutionModel as E;
@@ -431,6 +440,5 @@ fn stage_name(model: spirv_headers::ExecutionModel) -> &'static str {
         E::ClosestHitKHR => "closesthit",
         E::MissKHR => "miss",
         E::CallableKHR => "callable",
-        _ => "library",
     }
 }

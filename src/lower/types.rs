@@ -295,14 +295,6 @@ impl Ctx<'_> {
         }
     }
 
-    /// Whether a type (or its vector element) is a float.
-    pub fn is_float_ty(&self, ty: u32) -> Result<bool, Error> {
-        Ok(matches!(
-            self.spv_ty(self.scalar_of(ty)?)?,
-            SpvTy::Float { .. }
-        ))
-    }
-
     /// Width in bits of a scalar or vector element type.
     pub fn scalar_width(&self, ty: u32) -> Result<u32, Error> {
         Ok(match self.spv_ty(self.scalar_of(ty)?)? {

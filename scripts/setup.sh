@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Install the oracle tools the test suite runs (SPEC §8), from Debian bookworm packages:
+#   llvm-19, llvm-22       opt-19 / opt-22 -passes=verify, llvm-as, llc
+#   spirv-tools            spirv-as, spirv-val, spirv-dis
+#   glslang-tools          glslangValidator (rebuilds shaders/)
+#   clang-15, llvm-spirv-15  rebuild cl-kernels/
+#   hyperfine              benchmarks
+# Idempotent: when every tool is already on PATH nothing is installed.
+# Uses sudo only when not running as root.
+set -euo pipefail
+
+packages=(llvm-19 llvm-22 spirv-tools glslang-tools clang-15 llvm-spirv-15 hyperfine)
+tools=(opt-19 llvm-as-19 llc-19 opt-22 llvm-as-22 llc-22 spirv-as spirv-val spirv-dis
+       glslangValidator clang-15 llvm-spirv-15 hyperfine)
+
+missing=()
+for t in "${tools[@]}"; do
+    command -v "$t" >/dev/null 2>&1 || missing+=("$t")
+done
+
+if ((${#missing[@]} > 0)); then
+    echo "setup: missing ${missing[*]}; installing ${packages[*]}" >&2
+    sudo=()
+    if [[ $(id -u) -ne 0 ]]; then
+        sudo=(sudo)
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y --no-install-recommends "${packages[@]}"
+    for t in "${tools[@]}"; do
+        if ! command -v "$t" >/dev/null 2>&1; then
+            echo "setup: error: '$t' still not on PATH after installing ${packages[*]}" >&2
+            exit 1
+        fi
+    done
+fi
+
+echo "setup: oracle tools found:"
+for t in opt-19 opt-22 llc-19 llc-22; do
+    printf '  %-16s %s\n' "$t" "$("$t" --version | grep -m1 -i 'llvm version' | sed 's/^ *//')"
+done
+printf '  %-16s %s\n' spirv-val "$(spirv-val --version | head -n1)"
+printf '  %-16s %s\n' glslangValidator "$(glslangValidator --version | head -n1)"
+printf '  %-16s %s\n' clang-15 "$(clang-15 --version | head -n1)"
+printf '  %-16s %s\n' llvm-spirv-15 "$(llvm-spirv-15 --version | grep -m1 -i version | sed 's/^ *//')"
+printf '  %-16s %s\n' hyperfine "$(hyperfine --version | head -n1)"
