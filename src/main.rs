@@ -199,6 +199,9 @@ fn output_path(out_dir: &Path, input: &Path) -> Result<PathBuf> {
     Ok(out_dir.join(format!("{}.ll", stem.to_string_lossy())))
 }
 
+/// One input's result in batch mode: its warnings, or its error line.
+type Outcome = std::result::Result<Vec<String>, String>;
+
 fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
@@ -217,12 +220,10 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let jobs = jobs.min(cli.inputs.len()).max(1);
     let next = AtomicUsize::new(0);
-    let mut results: Vec<Option<std::result::Result<Vec<String>, String>>> =
-        vec![None; cli.inputs.len()];
-    let slots: Vec<std::sync::Mutex<Option<std::result::Result<Vec<String>, String>>>> =
-        (0..cli.inputs.len())
-            .map(|_| std::sync::Mutex::new(None))
-            .collect();
+    let mut results: Vec<Option<Outcome>> = vec![None; cli.inputs.len()];
+    let slots: Vec<std::sync::Mutex<Option<Outcome>>> = (0..cli.inputs.len())
+        .map(|_| std::sync::Mutex::new(None))
+        .collect();
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| {

@@ -30,7 +30,7 @@ fn sanitize(hint: &str) -> String {
         })
         .collect();
     if s.is_empty() {
-        s.push_str("v");
+        s.push('v');
     } else if s.as_bytes()[0].is_ascii_digit() {
         s.insert(0, '_');
     }

@@ -197,8 +197,9 @@ impl Ctx<'_> {
                             .get(*l as usize)
                             .ok_or_else(|| inst.err("index out of range"))?,
                         _ => {
-                            return Err(inst
-                                .unsupported_form("cannot fold CompositeExtract of this constant"));
+                            return Err(inst.unsupported_form(
+                                "cannot fold CompositeExtract of this constant",
+                            ));
                         }
                     };
                 }
@@ -262,8 +263,9 @@ impl Ctx<'_> {
                     Op::SGreaterThan => u64::from(sa > sb),
                     Op::SGreaterThanEqual => u64::from(sa >= sb),
                     _ => {
-                        return Err(inst
-                            .unsupported_form(format!("OpSpecConstantOp {op:?} cannot be folded")));
+                        return Err(inst.unsupported_form(format!(
+                            "OpSpecConstantOp {op:?} cannot be folded"
+                        )));
                     }
                 }
             }

@@ -20,8 +20,9 @@ impl FnCtx<'_, '_> {
             Some(ExtSet::Glsl) => (extinst::glsl_std_450(number), extinst::GLSL_PREFIX),
             Some(ExtSet::OpenCl) => (extinst::opencl_std(number), extinst::OCL_PREFIX),
             _ => {
-                return Err(inst
-                    .unsupported_form(format!("extended instruction set %{set} is not supported")));
+                return Err(inst.unsupported_form(format!(
+                    "extended instruction set %{set} is not supported"
+                )));
             }
         };
         let op = op.ok_or_else(|| {

@@ -166,7 +166,14 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         let spv_ty = inst.rty()?;
         if let Value::Local(l) = v {
             // A value built by a helper under a temporary name takes the result's name.
-            if self.f.locals[l.index()].name.starts_with("t") && self.f.locals[l.index()].name.trim_start_matches('t').trim_start_matches('.').bytes().all(|b| b.is_ascii_digit()) {
+            if self.f.locals[l.index()].name.starts_with("t")
+                && self.f.locals[l.index()]
+                    .name
+                    .trim_start_matches('t')
+                    .trim_start_matches('.')
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+            {
                 let hint = self.cx.hint(id);
                 self.f.rename_local(l, &hint);
             }
@@ -482,10 +489,10 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 return Err(inst.invalid("phi does not have one entry per predecessor"));
             }
             let insts = &mut self.f.blocks[block.index()].insts;
-            if let Some(p) = insts.iter_mut().find(|i| i.result == Some(l)) {
-                if let InstKind::Phi { incoming: inc, .. } = &mut p.kind {
-                    *inc = incoming;
-                }
+            if let Some(p) = insts.iter_mut().find(|i| i.result == Some(l))
+                && let InstKind::Phi { incoming: inc, .. } = &mut p.kind
+            {
+                *inc = incoming;
             }
         }
         Ok(())

@@ -34,7 +34,9 @@ impl Ctx<'_> {
             Some(i) => match self.global_value(i).map(|v| v.v) {
                 Some(Value::Const(c)) => Some(c),
                 _ => {
-                    return Err(inst.unsupported_form(format!("initializer %{i} is not a constant")));
+                    return Err(
+                        inst.unsupported_form(format!("initializer %{i} is not a constant"))
+                    );
                 }
             },
             None if import => None,

@@ -30,10 +30,10 @@ fn memory_access(inst: &Inst, i: usize) -> Access {
     if let Some(Operand::MemoryAccess(m)) = inst.operands.get(i) {
         a.volatile = m.contains(MemoryAccess::VOLATILE);
         a.nonprivate = m.contains(MemoryAccess::NON_PRIVATE_POINTER);
-        if m.contains(MemoryAccess::ALIGNED) {
-            if let Some(Operand::LiteralBit32(v)) = inst.operands.get(i + 1) {
-                a.align = Some(*v).filter(|v| v.is_power_of_two());
-            }
+        if m.contains(MemoryAccess::ALIGNED)
+            && let Some(Operand::LiteralBit32(v)) = inst.operands.get(i + 1)
+        {
+            a.align = Some(*v).filter(|v| v.is_power_of_two());
         }
     }
     a

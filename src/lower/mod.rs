@@ -345,7 +345,10 @@ impl<'a> Ctx<'a> {
 
     /// Whether a constant id comes from a specialization constant.
     pub fn is_spec_constant(&self, id: u32) -> bool {
-        self.spec_constants.get(id as usize).copied().unwrap_or(false)
+        self.spec_constants
+            .get(id as usize)
+            .copied()
+            .unwrap_or(false)
     }
 
     /// An integer constant of an LLVM integer type.
@@ -412,11 +415,14 @@ fn spec_constant_ids(spv: &spirv::Module, bound: usize) -> Vec<bool> {
     for i in &spv.globals {
         if matches!(
             i.op,
-            Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse | Op::SpecConstantComposite | Op::SpecConstantOp
-        ) {
-            if let Some(slot) = i.result_id.and_then(|id| out.get_mut(id as usize)) {
-                *slot = true;
-            }
+            Op::SpecConstant
+                | Op::SpecConstantTrue
+                | Op::SpecConstantFalse
+                | Op::SpecConstantComposite
+                | Op::SpecConstantOp
+        ) && let Some(slot) = i.result_id.and_then(|id| out.get_mut(id as usize))
+        {
+            *slot = true;
         }
     }
     out

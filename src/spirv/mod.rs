@@ -102,7 +102,7 @@ impl Module {
 
 /// Converts bytes of either endianness into host words, checking the magic number.
 pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>, Error> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(Error::new(ErrorKind::NotWordAligned(bytes.len())));
     }
     if bytes.len() < 20 {
@@ -344,10 +344,8 @@ fn sort_sections(header: Header, insts: Vec<Inst>) -> Result<Module, Error> {
                 };
                 let term = is_terminator(inst.op);
                 b.insts.push(inst);
-                if term {
-                    if let (Some(f), Some(b)) = (func.as_mut(), block.take()) {
-                        f.blocks.push(b);
-                    }
+                if term && let (Some(f), Some(b)) = (func.as_mut(), block.take()) {
+                    f.blocks.push(b);
                 }
             }
             _ => {
@@ -411,10 +409,10 @@ fn fix_ext_inst_literals(module: &mut Module) {
     use rspirv::grammar::OperandKind;
     let mut opencl_sets = Vec::new();
     for inst in &module.preamble {
-        if inst.op == Op::ExtInstImport {
-            if let (Some(id), Ok("OpenCL.std")) = (inst.result_id, inst.string(0)) {
-                opencl_sets.push(id);
-            }
+        if inst.op == Op::ExtInstImport
+            && let (Some(id), Ok("OpenCL.std")) = (inst.result_id, inst.string(0))
+        {
+            opencl_sets.push(id);
         }
     }
     if opencl_sets.is_empty() {
@@ -441,12 +439,11 @@ fn fix_ext_inst_literals(module: &mut Module) {
             continue;
         };
         for (i, operand) in grammar.operands.iter().enumerate() {
-            if operand.kind != OperandKind::IdRef {
-                if let Some(slot) = inst.operands.get_mut(i + 2) {
-                    if let Operand::IdRef(v) = *slot {
-                        *slot = Operand::LiteralBit32(v);
-                    }
-                }
+            if operand.kind != OperandKind::IdRef
+                && let Some(slot) = inst.operands.get_mut(i + 2)
+                && let Operand::IdRef(v) = *slot
+            {
+                *slot = Operand::LiteralBit32(v);
             }
         }
     }
