@@ -8,6 +8,7 @@ mod ids;
 mod inst;
 mod names;
 mod print;
+pub mod typecheck;
 mod types;
 
 pub use ids::{BlockId, ConstId, FuncId, GlobalId, LocalId, MdId, TypeId};

@@ -28,6 +28,8 @@ pub(crate) struct FnCtx<'c, 'a> {
     phis: Vec<(LocalId, &'a Inst, BlockId, u32)>,
     /// Allocas introduced by the lowering, placed at the top of the entry block.
     pub entry_allocas: Vec<LInst>,
+    /// The first type error found while emitting the current instruction.
+    type_error: Option<String>,
     /// (from label, to label) → number of CFG edges.
     edges: HashMap<(u32, u32), u32>,
 }
@@ -114,6 +116,7 @@ pub(crate) fn lower_function<'a>(cx: &mut Ctx<'a>, func: &'a Function) -> Result
         blocks,
         cur: BlockId(0),
         cur_label: 0,
+        type_error: None,
         phis: Vec::new(),
         entry_allocas: Vec::new(),
         edges,
@@ -127,6 +130,9 @@ pub(crate) fn lower_function<'a>(cx: &mut Ctx<'a>, func: &'a Function) -> Result
         fx.cur_label = block.id();
         for inst in &block.insts {
             fx.lower_inst(inst).map_err(|e| e.or_at(&inst.location()))?;
+            if let Some(msg) = fx.type_error.take() {
+                return Err(inst.invalid(format!("{msg}: the operand and result types disagree")));
+            }
         }
     }
     fx.fill_phis()?;
@@ -194,17 +200,23 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     /// Appends an instruction producing a value of type `ty`, named after `hint`.
     pub fn emit(&mut self, hint: &str, ty: TypeId, kind: InstKind) -> Value {
         let l = self.f.new_local(hint, ty);
-        self.f.blocks[self.cur.index()]
-            .insts
-            .push(LInst::new(Some(l), kind));
+        self.push(LInst::new(Some(l), kind));
         Value::Local(l)
+    }
+
+    /// Appends a built instruction to the current block, type-checking it first.
+    fn push(&mut self, inst: LInst) {
+        if self.type_error.is_none() {
+            if let Err(e) = llvm::typecheck::check_inst(&self.cx.m, &self.f, &inst) {
+                self.type_error = Some(e);
+            }
+        }
+        self.f.blocks[self.cur.index()].insts.push(inst);
     }
 
     /// Appends an instruction without a result.
     pub fn emit_void(&mut self, kind: InstKind) {
-        self.f.blocks[self.cur.index()]
-            .insts
-            .push(LInst::new(None, kind));
+        self.push(LInst::new(None, kind));
     }
 
     /// Appends an instruction for a SPIR-V result and defines the result as its value.
@@ -487,6 +499,13 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 .sum();
             if covered != preds {
                 return Err(inst.invalid("phi does not have one entry per predecessor"));
+            }
+            let phi_ty = self.f.local_ty(l);
+            if incoming
+                .iter()
+                .any(|(v, _)| self.cx.m.value_type(&self.f, *v) != phi_ty)
+            {
+                return Err(inst.invalid("an incoming value's type differs from the phi's type"));
             }
             let insts = &mut self.f.blocks[block.index()].insts;
             if let Some(p) = insts.iter_mut().find(|i| i.result == Some(l))
