@@ -206,10 +206,10 @@ impl<'c, 'a> FnCtx<'c, 'a> {
 
     /// Appends a built instruction to the current block, type-checking it first.
     fn push(&mut self, inst: LInst) {
-        if self.type_error.is_none() {
-            if let Err(e) = llvm::typecheck::check_inst(&self.cx.m, &self.f, &inst) {
-                self.type_error = Some(e);
-            }
+        if self.type_error.is_none()
+            && let Err(e) = llvm::typecheck::check_inst(&self.cx.m, &self.f, &inst)
+        {
+            self.type_error = Some(e);
         }
         self.f.blocks[self.cur.index()].insts.push(inst);
     }
