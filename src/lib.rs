@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod error;
 pub mod llvm;
 pub mod lower;
+pub mod mmra;
 pub mod spirv;
 
 pub use error::{Error, ErrorKind, Location};

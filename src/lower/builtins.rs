@@ -265,8 +265,43 @@ impl FnCtx<'_, '_> {
         }
         let name = format!("__spirv_{}", inst.opname.trim_start_matches("Op"));
         self.call_builtin(inst, &name, &args, inst.result_type, convergent)?;
+        if is_image_access(inst.op) {
+            let texel = inst.operands.iter().any(|o| {
+                matches!(o, Operand::ImageOperands(m) if m.contains(::spirv::ImageOperands::NON_PRIVATE_TEXEL))
+            });
+            let tags = self.image_tags(texel);
+            self.tag_last(&tags);
+        }
         Ok(())
     }
+}
+
+/// Image instructions that read or write image memory (queries do not).
+pub fn is_image_access(op: Op) -> bool {
+    matches!(
+        op,
+        Op::ImageRead
+            | Op::ImageWrite
+            | Op::ImageFetch
+            | Op::ImageGather
+            | Op::ImageDrefGather
+            | Op::ImageSampleImplicitLod
+            | Op::ImageSampleExplicitLod
+            | Op::ImageSampleDrefImplicitLod
+            | Op::ImageSampleDrefExplicitLod
+            | Op::ImageSampleProjImplicitLod
+            | Op::ImageSampleProjExplicitLod
+            | Op::ImageSampleProjDrefImplicitLod
+            | Op::ImageSampleProjDrefExplicitLod
+            | Op::ImageSparseRead
+            | Op::ImageSparseFetch
+            | Op::ImageSparseGather
+            | Op::ImageSparseDrefGather
+            | Op::ImageSparseSampleImplicitLod
+            | Op::ImageSparseSampleExplicitLod
+            | Op::ImageSparseSampleDrefImplicitLod
+            | Op::ImageSparseSampleDrefExplicitLod
+    )
 }
 
 fn join(v: &[u32]) -> String {

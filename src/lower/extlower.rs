@@ -215,6 +215,8 @@ impl FnCtx<'_, '_> {
                         volatile: false,
                         atomic: None,
                     });
+                    let tags = self.access_tags(p, false);
+                    self.tag_last(&tags);
                     fr
                 } else {
                     self.pair(t, fr, w)
@@ -298,6 +300,8 @@ impl FnCtx<'_, '_> {
                         volatile: false,
                         atomic: None,
                     });
+                    let tags = self.access_tags(p, false);
+                    self.tag_last(&tags);
                     m
                 } else {
                     self.pair(t, m, ex)

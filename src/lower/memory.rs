@@ -10,6 +10,7 @@ use super::func::FnCtx;
 use crate::Target;
 use crate::error::Error;
 use crate::llvm::{CastOp, InstKind, Ordering, RmwOp, SyncScope, Type, TypeId, Value};
+use crate::mmra::TagSet;
 use crate::spirv::{Inst, Op, Operand};
 use ::spirv::{MemoryAccess, MemorySemantics, Scope};
 
@@ -22,6 +23,27 @@ pub struct Access {
     pub align: Option<u32>,
     /// `NonPrivatePointer`.
     pub nonprivate: bool,
+}
+
+/// Reads the (up to two) memory operands of a copy: target's, then source's. With one,
+/// it applies to both.
+fn copy_accesses(inst: &Inst, i: usize) -> (Access, Access) {
+    let first = memory_access(inst, i);
+    let params = match inst.operands.get(i) {
+        Some(Operand::MemoryAccess(m)) => [
+            MemoryAccess::ALIGNED,
+            MemoryAccess::MAKE_POINTER_AVAILABLE,
+            MemoryAccess::MAKE_POINTER_VISIBLE,
+        ]
+        .iter()
+        .filter(|b| m.contains(**b))
+        .count(),
+        _ => return (first, first),
+    };
+    match inst.operands.get(i + 1 + params) {
+        Some(Operand::MemoryAccess(_)) => (first, memory_access(inst, i + 1 + params)),
+        _ => (first, first),
+    }
 }
 
 /// Reads the memory-operand mask at `i` and its parameters.
@@ -108,6 +130,8 @@ impl FnCtx<'_, '_> {
     }
 
     /// Scope and ordering of an atomic (scope operand at `i`, semantics at `i + 1`).
+    /// Scope and ordering of an atomic (scope at `i`, semantics at `i + 1`); also
+    /// records the atomic's tags for [`FnCtx::tag_atomic`].
     fn atomic_sync(&mut self, inst: &Inst, i: usize) -> Result<(SyncScope, Ordering), Error> {
         let (scope, widened) = self.scope_operand(inst, i)?;
         let sem = self.semantics_operand(inst, i + 1)?;
@@ -116,7 +140,31 @@ impl FnCtx<'_, '_> {
         } else {
             ordering(sem).unwrap_or(Ordering::Monotonic)
         };
+        self.pending_atomic_tags = self.atomic_tags(ord, sem);
         Ok((sync_scope(scope, self.cx.opts.target), ord))
+    }
+
+    /// Tags of an atomic: `vulkan:nonprivate` (Vulkan memory model), plus the semantics'
+    /// `sync-as` tags when it is ordered.
+    fn atomic_tags(&self, ord: Ordering, sem: u32) -> TagSet {
+        if ord == Ordering::Monotonic {
+            TagSet::from_tags(self.cx.vulkan_tag(true))
+        } else {
+            self.cx.sync_tags(sem, false)
+        }
+    }
+
+    /// Attaches the tags recorded by the last [`FnCtx::atomic_sync`] to the last instruction.
+    fn tag_atomic(&mut self) {
+        let tags = std::mem::take(&mut self.pending_atomic_tags);
+        self.tag_last(&tags);
+    }
+
+    /// Emits a fence with the tags of its semantics.
+    fn fence(&mut self, ord: Ordering, scope: SyncScope, sem: u32) {
+        self.emit_void(InstKind::Fence { ord, scope });
+        let tags = self.cx.sync_tags(sem, true);
+        self.tag_last(&tags);
     }
 
     /// Natural alignment of a scalar type in bytes.
@@ -160,6 +208,8 @@ impl FnCtx<'_, '_> {
                         atomic: None,
                     },
                 )?;
+                let tags = self.access_tags(p, a.nonprivate);
+                self.tag_last(&tags);
             }
             Op::Store => {
                 let ptr = inst.id(0)?;
@@ -172,23 +222,28 @@ impl FnCtx<'_, '_> {
                     volatile: a.volatile,
                     atomic: None,
                 });
+                let tags = self.access_tags(p, a.nonprivate);
+                self.tag_last(&tags);
             }
             Op::CopyMemory => {
                 let (dst, src) = (inst.id(0)?, inst.id(1)?);
-                let a = memory_access(inst, 2);
+                let (a, b) = copy_accesses(inst, 2);
                 let ty = self.cx.llty(self.pointee(src)?)?;
                 let (d, s) = (self.val(dst)?, self.val(src)?);
+                let vk = self.copy_vulkan_tags(a, b);
                 let v = self.emit(
                     "copy",
                     ty,
                     InstKind::Load {
                         ty,
                         ptr: s,
-                        align: a.align,
-                        volatile: a.volatile,
+                        align: b.align,
+                        volatile: b.volatile,
                         atomic: None,
                     },
                 );
+                let load_tags = TagSet::from_tags(vk.iter().cloned().chain(self.space_tag(s)));
+                self.tag_last(&load_tags);
                 self.emit_void(InstKind::Store {
                     val: v,
                     ptr: d,
@@ -196,6 +251,8 @@ impl FnCtx<'_, '_> {
                     volatile: a.volatile,
                     atomic: None,
                 });
+                let store_tags = TagSet::from_tags(vk.iter().cloned().chain(self.space_tag(d)));
+                self.tag_last(&store_tags);
             }
             Op::CopyMemorySized => {
                 let (d, s, n) = (
@@ -203,11 +260,18 @@ impl FnCtx<'_, '_> {
                     self.val(inst.id(1)?)?,
                     self.val(inst.id(2)?)?,
                 );
-                let a = memory_access(inst, 3);
-                let vol = self.bool_const(a.volatile);
+                let (a, b) = copy_accesses(inst, 3);
+                let vol = self.bool_const(a.volatile || b.volatile);
                 let tys = [self.ll_type_of(d), self.ll_type_of(s), self.ll_type_of(n)];
                 let void = self.cx.m.ty(Type::Void);
                 self.intrinsic("memcpy", &tys, void, vec![d, s, n, vol])?;
+                let vk = self.copy_vulkan_tags(a, b);
+                let tags = TagSet::from_tags(
+                    vk.into_iter()
+                        .chain(self.space_tag(s))
+                        .chain(self.space_tag(d)),
+                );
+                self.tag_last(&tags);
             }
             Op::AccessChain
             | Op::InBoundsAccessChain
@@ -307,6 +371,7 @@ impl FnCtx<'_, '_> {
                         atomic: Some((ord, scope)),
                     },
                 )?;
+                self.tag_atomic();
             }
             Op::AtomicStore => {
                 let (scope, ord) = self.atomic_sync(inst, 1)?;
@@ -324,6 +389,7 @@ impl FnCtx<'_, '_> {
                     volatile: false,
                     atomic: Some((ord, scope)),
                 });
+                self.tag_atomic();
             }
             Op::AtomicExchange
             | Op::AtomicIAdd
@@ -343,6 +409,11 @@ impl FnCtx<'_, '_> {
             Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak => {
                 let (scope, success) = self.atomic_sync(inst, 1)?;
                 let unequal = self.semantics_operand(inst, 3)?;
+                let equal_tags = std::mem::take(&mut self.pending_atomic_tags);
+                let unequal_ord = ordering(unequal).unwrap_or(Ordering::Monotonic);
+                let unequal_tags = self.atomic_tags(unequal_ord, unequal);
+                self.pending_atomic_tags =
+                    TagSet::from_tags(equal_tags.iter().chain(unequal_tags.iter()).cloned());
                 let failure = match ordering(unequal).unwrap_or(Ordering::Monotonic) {
                     Ordering::Release => Ordering::Monotonic,
                     Ordering::AcqRel => Ordering::Acquire,
@@ -369,6 +440,7 @@ impl FnCtx<'_, '_> {
                         volatile: false,
                     },
                 );
+                self.tag_atomic();
                 self.emit_result(inst, InstKind::ExtractValue { v: r, idx: vec![0] })?;
             }
             Op::AtomicFlagTestAndSet => {
@@ -389,6 +461,7 @@ impl FnCtx<'_, '_> {
                         volatile: false,
                     },
                 );
+                self.tag_atomic();
                 let zero = self.cx.i32_val(0);
                 self.emit_result(
                     inst,
@@ -415,6 +488,7 @@ impl FnCtx<'_, '_> {
                     volatile: false,
                     atomic: Some((ord, scope)),
                 });
+                self.tag_atomic();
             }
             Op::MemoryBarrier => {
                 let (scope, widened) = self.scope_operand(inst, 0)?;
@@ -426,13 +500,20 @@ impl FnCtx<'_, '_> {
                 };
                 if let Some(ord) = ord {
                     let scope = sync_scope(scope, self.cx.opts.target);
-                    self.emit_void(InstKind::Fence { ord, scope });
+                    self.fence(ord, scope, sem);
                 }
             }
             Op::ControlBarrier => self.control_barrier(inst)?,
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    /// The `vulkan:` tags of a copy: its operands' tag, or both when they disagree.
+    fn copy_vulkan_tags(&self, a: Access, b: Access) -> Vec<crate::mmra::Tag> {
+        let mut v: Vec<_> = self.cx.vulkan_tag(a.nonprivate).into_iter().collect();
+        v.extend(self.cx.vulkan_tag(b.nonprivate));
+        v
     }
 
     fn variable(&mut self, inst: &Inst) -> Result<(), Error> {
@@ -466,6 +547,8 @@ impl FnCtx<'_, '_> {
                 volatile: false,
                 atomic: None,
             });
+            let tags = self.access_tags(p, false);
+            self.tag_last(&tags);
         }
         Ok(())
     }
@@ -568,6 +651,7 @@ impl FnCtx<'_, '_> {
                 volatile: false,
             },
         )?;
+        self.tag_atomic();
         Ok(())
     }
 
@@ -590,10 +674,7 @@ impl FnCtx<'_, '_> {
             Some(Ordering::Acquire | Ordering::AcqRel | Ordering::SeqCst)
         );
         if releases {
-            self.emit_void(InstKind::Fence {
-                ord: Ordering::Release,
-                scope: scope.clone(),
-            });
+            self.fence(Ordering::Release, scope.clone(), sem);
         }
         match self.cx.opts.target {
             Target::Generic => {
@@ -615,10 +696,7 @@ impl FnCtx<'_, '_> {
             }
         }
         if acquires {
-            self.emit_void(InstKind::Fence {
-                ord: Ordering::Acquire,
-                scope,
-            });
+            self.fence(Ordering::Acquire, scope, sem);
         }
         Ok(())
     }

@@ -14,6 +14,7 @@ mod globals;
 pub mod mangle;
 mod memory;
 mod ops;
+mod tags;
 mod types;
 
 use crate::error::{Error, ErrorKind};

@@ -1,0 +1,147 @@
+//! The MMRA recipe (SPEC §4.4): which tags each memory and synchronizing operation gets.
+//!
+//! - `vulkan:` (Vulkan-memory-model modules only): atomics and barrier fences are
+//!   `vulkan:nonprivate`; other accesses are `vulkan:nonprivate` when their memory operand
+//!   says `NonPrivatePointer` (images: `NonPrivateTexel`), else `vulkan:private`.
+//! - `sync-as:<space>`: fences and ordered atomics get one tag per address space their
+//!   semantics' storage-class bits name; plain accesses get their pointer's address space
+//!   (none for Generic pointers, which may point anywhere); image accesses `sync-as:image`.
+//! - AMDGPU profile, fences only: `amdgpu-as` and `amdgpu-synchronize-as` with `local` or
+//!   `global` when the fence orders only one of them.
+
+use super::Ctx;
+use super::func::FnCtx;
+use super::types::addrspace;
+use crate::Target;
+use crate::llvm::{MdId, MdOperand, Type, Value};
+use crate::mmra::{Tag, TagSet};
+use ::spirv::{MemorySemantics as M, StorageClass as S};
+
+/// The storage classes each semantics storage bit orders (SPIR-V "Memory Semantics").
+const SEMANTICS_CLASSES: &[(M, &[S])] = &[
+    (
+        M::UNIFORM_MEMORY,
+        &[S::StorageBuffer, S::PhysicalStorageBuffer, S::Uniform],
+    ),
+    (M::CROSS_WORKGROUP_MEMORY, &[S::CrossWorkgroup]),
+    (M::ATOMIC_COUNTER_MEMORY, &[S::AtomicCounter]),
+    (M::WORKGROUP_MEMORY, &[S::Workgroup]),
+    (M::OUTPUT_MEMORY, &[S::Output]),
+];
+
+fn vulkan(nonprivate: bool) -> Tag {
+    Tag::new("vulkan", if nonprivate { "nonprivate" } else { "private" })
+}
+
+impl Ctx<'_> {
+    /// The `!mmra` node for a tag set: the tag itself for one tag, a tuple of tags for
+    /// more; `None` for the empty set or under `--no-mmra`.
+    pub fn mmra_node(&mut self, set: &TagSet) -> Option<MdId> {
+        if !self.opts.mmra || set.is_empty() {
+            return None;
+        }
+        let mut nodes: Vec<MdId> = set
+            .iter()
+            .map(|t| {
+                self.m.md(vec![
+                    MdOperand::Str(t.prefix.clone()),
+                    MdOperand::Str(t.suffix.clone()),
+                ])
+            })
+            .collect();
+        if nodes.len() == 1 {
+            return nodes.pop();
+        }
+        Some(self.m.md(nodes.into_iter().map(MdOperand::Node).collect()))
+    }
+
+    /// Tags for a fence or an ordered atomic with these semantics.
+    pub fn sync_tags(&self, sem: u32, fence: bool) -> TagSet {
+        let mut set = TagSet::new();
+        if self.vulkan_mm {
+            set.insert(vulkan(true));
+        }
+        let bits = M::from_bits_truncate(sem);
+        for (bit, classes) in SEMANTICS_CLASSES {
+            if bits.contains(*bit) {
+                for sc in *classes {
+                    if let Ok(a) = addrspace(*sc, self.opts.target) {
+                        set.insert(Tag::new("sync-as", a.to_string()));
+                    }
+                }
+            }
+        }
+        if bits.contains(M::IMAGE_MEMORY) {
+            set.insert(Tag::new("sync-as", "image"));
+        }
+        if fence && self.opts.target == Target::Amdgcn {
+            let local = bits.contains(M::WORKGROUP_MEMORY);
+            let global = bits.intersects(
+                M::UNIFORM_MEMORY
+                    | M::CROSS_WORKGROUP_MEMORY
+                    | M::IMAGE_MEMORY
+                    | M::ATOMIC_COUNTER_MEMORY,
+            );
+            let which = match (local, global) {
+                (true, false) => Some("local"),
+                (false, true) => Some("global"),
+                _ => None,
+            };
+            if let Some(w) = which {
+                set.insert(Tag::new("amdgpu-as", w));
+                set.insert(Tag::new("amdgpu-synchronize-as", w));
+            }
+        }
+        set
+    }
+
+    /// Whether an address space is the profile's Generic one (no `sync-as` tag).
+    fn is_generic_space(&self, a: u32) -> bool {
+        addrspace(S::Generic, self.opts.target).is_ok_and(|g| g == a)
+    }
+
+    /// The `vulkan:` tag of a plain access, in Vulkan-memory-model modules.
+    pub fn vulkan_tag(&self, nonprivate: bool) -> Option<Tag> {
+        self.vulkan_mm.then(|| vulkan(nonprivate))
+    }
+}
+
+impl FnCtx<'_, '_> {
+    /// The `sync-as` tag of a plain access through `ptr`, if its space is concrete.
+    pub fn space_tag(&self, ptr: Value) -> Option<Tag> {
+        match self.cx.m.type_of_id(self.ll_type_of(ptr)) {
+            Type::Ptr(a) if !self.cx.is_generic_space(*a) => {
+                Some(Tag::new("sync-as", a.to_string()))
+            }
+            _ => None,
+        }
+    }
+
+    /// Tags of a plain (non-atomic) access through `ptr`.
+    pub fn access_tags(&self, ptr: Value, nonprivate: bool) -> TagSet {
+        TagSet::from_tags(
+            self.cx
+                .vulkan_tag(nonprivate)
+                .into_iter()
+                .chain(self.space_tag(ptr)),
+        )
+    }
+
+    /// Tags of an image access.
+    pub fn image_tags(&self, nonprivate_texel: bool) -> TagSet {
+        TagSet::from_tags(
+            self.cx
+                .vulkan_tag(nonprivate_texel)
+                .into_iter()
+                .chain([Tag::new("sync-as", "image")]),
+        )
+    }
+
+    /// Attaches a tag set to the instruction emitted last.
+    pub fn tag_last(&mut self, set: &TagSet) {
+        let md = self.cx.mmra_node(set);
+        if let Some(last) = self.f.blocks[self.cur.index()].insts.last_mut() {
+            last.mmra = md;
+        }
+    }
+}
