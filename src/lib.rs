@@ -4,6 +4,7 @@
 //! loops, structured constructs) → [`lower`] (SPIR-V semantics → [`llvm`] model) → printer.
 
 pub mod analysis;
+pub mod convergence;
 pub mod error;
 pub mod llvm;
 pub mod lower;

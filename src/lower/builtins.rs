@@ -54,10 +54,15 @@ impl FnCtx<'_, '_> {
             name.push_str(&type_suffix(&self.cx.m, *t));
         }
         let params: Vec<TypeId> = args.iter().map(|a| self.ll_type_of(*a)).collect();
+        let attrs: &[&str] = if base.starts_with("amdgcn.") && base.ends_with("barrier") {
+            &["convergent"]
+        } else {
+            &[]
+        };
         let fid = self
             .cx
             .m
-            .declare(&name, ret, &params, CallConv::C, &[])
+            .declare(&name, ret, &params, CallConv::C, attrs)
             .ok_or_else(|| {
                 crate::error::invalid(format!("intrinsic {name} declared with two signatures"))
             })?;

@@ -8,6 +8,7 @@
 
 use super::{Ctx, ValInfo};
 use crate::analysis::{Block as CfgBlock, Cfg};
+use crate::convergence::place::{LoopRegion, Owner, Regions};
 use crate::error::Error;
 use crate::llvm::{self, BlockId, Inst as LInst, InstKind, LocalId, TypeId, Value};
 use crate::spirv::{Function, Inst, Op, Operand};
@@ -143,9 +144,146 @@ pub(crate) fn lower_function<'a>(cx: &mut Ctx<'a>, func: &'a Function) -> Result
     if let Some(entry) = fx.f.blocks.first_mut() {
         entry.insts.splice(0..0, allocas);
     }
+    let regions = regions(func, &cfg, &fx.blocks, fx.f.blocks.len(), fx.cx.kernel);
     let FnCtx { cx, f, .. } = fx;
     cx.m.put_function(fid, f);
+    cx.regions.push((fid, regions));
     Ok(())
+}
+
+/// Which region owns each block's convergent operations (SPEC §5).
+///
+/// Structured functions (shaders whose every natural loop has an `OpLoopMerge`) use loop
+/// constructs, so break paths belong to their loop; other functions use natural loops.
+/// Blocks in irreducible cycles, or in a natural loop whose header is in one, use anchors.
+fn regions(
+    func: &Function,
+    cfg: &Cfg,
+    labels: &HashMap<u32, BlockId>,
+    nblocks: usize,
+    kernel: bool,
+) -> Regions {
+    use crate::analysis::{
+        ConstructKind, Constructs, DomTree, IrreducibleCycles, Loops, MergeInfo,
+    };
+    let dom = DomTree::compute(cfg);
+    let loops = Loops::compute(cfg, &dom);
+    let cycles = IrreducibleCycles::compute(cfg, &dom);
+    let to_llvm = |b: CfgBlock| {
+        func.blocks
+            .get(b.index())
+            .and_then(|bb| labels.get(&bb.id()).copied())
+    };
+    let index: HashMap<u32, u32> = func
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.id(), i as u32))
+        .collect();
+    let block_of = |label: u32| index.get(&label).map(|i| CfgBlock(*i));
+    // Merge information, per header.
+    let mut infos = Vec::new();
+    let mut loop_headers = std::collections::HashSet::new();
+    for (i, b) in func.blocks.iter().enumerate() {
+        let header = CfgBlock(i as u32);
+        match b.merge() {
+            Some(m) if m.op == Op::LoopMerge => {
+                if let (Some(merge), Some(cont)) = (
+                    m.id(0).ok().and_then(block_of),
+                    m.id(1).ok().and_then(block_of),
+                ) {
+                    infos.push(MergeInfo::Loop {
+                        header,
+                        merge,
+                        continue_target: cont,
+                    });
+                    loop_headers.insert(header);
+                }
+            }
+            Some(m) => {
+                if let Some(merge) = m.id(0).ok().and_then(block_of) {
+                    let case_targets = match b.terminator() {
+                        Some(t) if t.op == Op::Switch => successors(t)
+                            .unwrap_or_default()
+                            .into_iter()
+                            .filter_map(block_of)
+                            .collect(),
+                        _ => Vec::new(),
+                    };
+                    infos.push(MergeInfo::Selection {
+                        header,
+                        merge,
+                        case_targets,
+                    });
+                }
+            }
+            None => {}
+        }
+    }
+    let structured = !kernel
+        && !loop_headers.is_empty()
+        && cycles.is_empty()
+        && loops
+            .loops()
+            .all(|l| loop_headers.contains(&loops.header(l)));
+    let mut out = Regions {
+        owner: vec![Owner::Entry; nblocks],
+        loops: Vec::new(),
+    };
+    if structured {
+        let constructs = Constructs::compute(cfg, &dom, &infos);
+        let mut key = HashMap::new();
+        for (id, c) in constructs.iter() {
+            if c.kind == ConstructKind::Loop
+                && let Some(h) = to_llvm(c.header)
+            {
+                key.insert(id, out.loops.len() as u32);
+                out.loops.push(LoopRegion {
+                    header: h,
+                    parent: None,
+                });
+            }
+        }
+        for (id, k) in &key {
+            out.loops[*k as usize].parent = constructs
+                .loop_parent(*id)
+                .and_then(|p| key.get(&p).copied());
+        }
+        for i in 0..func.blocks.len() {
+            let b = CfgBlock(i as u32);
+            if let (Some(lb), Some(c)) = (to_llvm(b), constructs.innermost_loop(b))
+                && let Some(k) = key.get(&c)
+            {
+                out.owner[lb.index()] = Owner::Loop(*k);
+            }
+        }
+        return out;
+    }
+    // Natural loops; a loop whose header is in an irreducible cycle (or inside such a loop)
+    // cannot have a heart, so its blocks use anchors.
+    let mut irreducible = vec![false; loops.loops().len()];
+    for l in loops.loops() {
+        let parent_irr = loops.parent(l).is_some_and(|p| irreducible[p.0 as usize]);
+        irreducible[l.0 as usize] = parent_irr || cycles.cycle_of(loops.header(l)).is_some();
+        if let Some(h) = to_llvm(loops.header(l)) {
+            out.loops.push(LoopRegion {
+                header: h,
+                parent: loops.parent(l).map(|p| p.0),
+            });
+        }
+    }
+    for i in 0..func.blocks.len() {
+        let b = CfgBlock(i as u32);
+        let Some(lb) = to_llvm(b) else { continue };
+        let l = loops.loop_of(b);
+        out.owner[lb.index()] =
+            if cycles.cycle_of(b).is_some() || l.is_some_and(|l| irreducible[l.0 as usize]) {
+                Owner::Anchor
+            } else {
+                l.map_or(Owner::Entry, |l| Owner::Loop(l.0))
+            };
+    }
+    out
 }
 
 impl<'c, 'a> FnCtx<'c, 'a> {

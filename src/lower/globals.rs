@@ -141,6 +141,14 @@ impl Ctx<'_> {
             lf.param_attrs.push(attrs.clone());
         }
         let locals: Vec<_> = lf.params.clone();
+        if self
+            .convergent_fns
+            .get(id as usize)
+            .copied()
+            .unwrap_or(false)
+        {
+            lf.attrs.push("convergent".into());
+        }
         if let Ok(Operand::FunctionControl(fc)) = f.def.operand(0) {
             if fc.contains(FunctionControl::DONT_INLINE) {
                 lf.attrs.push("noinline".into());

@@ -74,6 +74,10 @@ pub(crate) struct Ctx<'a> {
     pub addressing: spirv_headers::AddressingModel,
     /// Function ids that are called by `OpFunctionCall` somewhere.
     pub called: Vec<bool>,
+    /// Convergence regions of each lowered function.
+    pub regions: Vec<(FuncId, crate::convergence::place::Regions)>,
+    /// SPIR-V function ids that are convergent (contain or call a convergent operation).
+    pub convergent_fns: Vec<bool>,
     /// Ids defined by specialization-constant instructions.
     pub spec_constants: Vec<bool>,
     /// Entry-point names reserved for the entry functions (or their wrappers).
@@ -105,6 +109,22 @@ pub fn lower_module(spv: &spirv::Module, opts: &Options) -> Result<llvm::Module,
         }
     }
     cx.finish_entry_points()?;
+    if cx.opts.convergence {
+        let regions = std::mem::take(&mut cx.regions);
+        let mut done = std::collections::HashSet::new();
+        for (fid, r) in &regions {
+            crate::convergence::place::place(&mut cx.m, *fid, r);
+            done.insert(*fid);
+        }
+        // Entry wrappers: one block, owned by the entry token.
+        for i in 0..cx.m.functions.len() {
+            let fid = FuncId(i as u32);
+            if !done.contains(&fid) && !cx.m.func(fid).is_declaration() {
+                let flat = crate::convergence::place::Regions::flat(cx.m.func(fid).blocks.len());
+                crate::convergence::place::place(&mut cx.m, fid, &flat);
+            }
+        }
+    }
     Ok(cx.m)
 }
 
@@ -131,6 +151,8 @@ impl<'a> Ctx<'a> {
             addressing: spirv_headers::AddressingModel::Logical,
             called: vec![false; bound],
             reserved: Default::default(),
+            regions: Vec::new(),
+            convergent_fns: convergent_functions(spv, bound),
             spec_constants: spec_constant_ids(spv, bound),
             const_samplers: Default::default(),
         })
@@ -408,6 +430,42 @@ impl<'a> Ctx<'a> {
     pub fn warn(&mut self, inst: &Inst, msg: impl std::fmt::Display) {
         self.m.warnings.push(format!("{}: {msg}", inst.location()));
     }
+}
+
+/// The call-graph fixpoint of SPEC §5: a function is convergent if it contains a
+/// convergent operation or calls a convergent function (worklist over callers; linear).
+fn convergent_functions(spv: &spirv::Module, bound: usize) -> Vec<bool> {
+    let mut conv = vec![false; bound];
+    let mut callers: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut work = Vec::new();
+    for f in &spv.functions {
+        let id = f.id();
+        for inst in f.blocks.iter().flat_map(|b| b.insts.iter()) {
+            if builtins::is_convergent_op(inst.op) {
+                if let Some(slot) = conv.get_mut(id as usize)
+                    && !*slot
+                {
+                    *slot = true;
+                    work.push(id);
+                }
+            } else if inst.op == Op::FunctionCall
+                && let Ok(callee) = inst.id(0)
+            {
+                callers.entry(callee).or_default().push(id);
+            }
+        }
+    }
+    while let Some(f) = work.pop() {
+        for &caller in callers.get(&f).map_or(&[][..], |v| v.as_slice()) {
+            if let Some(slot) = conv.get_mut(caller as usize)
+                && !*slot
+            {
+                *slot = true;
+                work.push(caller);
+            }
+        }
+    }
+    conv
 }
 
 /// Marks the ids defined by `OpSpecConstant…` instructions.
