@@ -8,6 +8,7 @@ mod ids;
 mod inst;
 mod names;
 mod print;
+pub mod reader;
 pub mod typecheck;
 mod types;
 

@@ -247,11 +247,11 @@ impl FnCtx<'_, '_> {
             let a = match op {
                 Operand::IdRef(id) => self.arg(*id)?,
                 Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
-                    let v = self
-                        .cx
-                        .const_int(*id)
-                        .ok_or_else(|| inst.err(format!("operand {i} is not a constant")))?;
-                    self.i32_arg(v)
+                    match self.cx.const_int(*id) {
+                        Some(v) => self.i32_arg(v),
+                        // Kernels may pass a runtime value: pass it on.
+                        None => self.arg(*id)?,
+                    }
                 }
                 Operand::LiteralBit32(v) => self.i32_arg(u64::from(*v)),
                 Operand::GroupOperation(g) => self.i32_arg(*g as u64),

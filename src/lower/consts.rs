@@ -210,6 +210,25 @@ impl Ctx<'_> {
                 let pick = if c & 1 == 1 { ids.get(1) } else { ids.get(2) };
                 return self.const_of(inst, *pick.ok_or_else(|| inst.err("missing operand"))?);
             }
+            Op::FConvert => {
+                let id = *ids.first().ok_or_else(|| inst.err("missing operand"))?;
+                let src = self.const_of(inst, id)?;
+                let v = match self.m.const_of_id(src).clone() {
+                    Const::Float(st, bits) => match self.m.type_of_id(st) {
+                        Type::Half => half_to_f64(bits as u16),
+                        Type::Float => f64::from(f32::from_bits(bits as u32)),
+                        _ => f64::from_bits(bits),
+                    },
+                    _ => return Err(inst.unsupported_form("FConvert of a non-float constant")),
+                };
+                let bits = match self.m.type_of_id(t) {
+                    Type::Half => super::ops::f64_to_half_bits(v),
+                    Type::Float => u64::from((v as f32).to_bits()),
+                    Type::Double => v.to_bits(),
+                    _ => return Err(inst.unsupported_form("FConvert to a non-float type")),
+                };
+                return Ok(self.m.constant(Const::Float(t, bits)));
+            }
             Op::UConvert | Op::SConvert => {
                 let (a, w) = scalar(self, 0)?;
                 if op == Op::SConvert {
@@ -276,6 +295,19 @@ impl Ctx<'_> {
                 Err(inst.unsupported_form(format!("OpSpecConstantOp {op:?} on a non-scalar type")))
             }
         }
+    }
+}
+
+/// IEEE half bits → f64.
+fn half_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = i32::from((h >> 10) & 0x1f);
+    let man = f64::from(h & 0x3ff);
+    sign * match exp {
+        0 => man * 2f64.powi(-24),
+        0x1f if man == 0.0 => f64::INFINITY,
+        0x1f => f64::NAN,
+        e => (1.0 + man / 1024.0) * 2f64.powi(e - 15),
     }
 }
 

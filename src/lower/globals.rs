@@ -135,10 +135,21 @@ impl Ctx<'_> {
             ));
         }
         let lf = self.m.func_mut(fid);
+        let kernel_cc = cc == CallConv::AmdgpuKernel;
         for (_, _, t, hint, attrs) in &param_info {
+            // amdgpu_kernel arguments are passed in the kernarg segment: no `byval`.
+            let attrs = if kernel_cc {
+                attrs
+                    .split(' ')
+                    .filter(|a| !a.starts_with("byval("))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            } else {
+                attrs.clone()
+            };
             let l = lf.new_local(hint, *t);
             lf.params.push(l);
-            lf.param_attrs.push(attrs.clone());
+            lf.param_attrs.push(attrs);
         }
         let locals: Vec<_> = lf.params.clone();
         if self
@@ -229,9 +240,7 @@ impl Ctx<'_> {
                 )));
             };
             let size = self.local_size(ep.func);
-            let fid = if self.called.get(ep.func as usize).copied().unwrap_or(false)
-                || self.m.func(fid).name != ep.name
-            {
+            let fid = if self.called.get(ep.func as usize).copied().unwrap_or(false) {
                 self.entry_wrapper(ep, fid)?
             } else {
                 fid

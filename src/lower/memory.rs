@@ -104,11 +104,16 @@ impl FnCtx<'_, '_> {
             );
             return Ok((Scope::CrossDevice as u32, true));
         }
-        let v = self
-            .cx
-            .const_int(id)
-            .ok_or_else(|| inst.err(format!("scope %{id} is not a constant")))?;
-        Ok((v as u32, false))
+        match self.cx.const_int(id) {
+            Some(v) => Ok((v as u32, false)),
+            None => {
+                self.cx.warn(
+                    inst,
+                    format!("scope %{id} is not a constant: using system scope"),
+                );
+                Ok((Scope::CrossDevice as u32, true))
+            }
+        }
     }
 
     /// Reads a semantics operand; a non-constant one widens to `SequentiallyConsistent`
@@ -122,11 +127,16 @@ impl FnCtx<'_, '_> {
             );
             return Ok(0x10 | 0x40 | 0x100 | 0x200 | 0x400 | 0x800);
         }
-        let v = self
-            .cx
-            .const_int(id)
-            .ok_or_else(|| inst.err(format!("semantics %{id} is not a constant")))?;
-        Ok(v as u32)
+        match self.cx.const_int(id) {
+            Some(v) => Ok(v as u32),
+            None => {
+                self.cx.warn(
+                    inst,
+                    format!("semantics %{id} is not a constant: using seq_cst"),
+                );
+                Ok(0x10 | 0x40 | 0x100 | 0x200 | 0x400 | 0x800)
+            }
+        }
     }
 
     /// Scope and ordering of an atomic (scope operand at `i`, semantics at `i + 1`).

@@ -219,10 +219,31 @@ impl<'a> Ctx<'a> {
                         .or_default()
                         .push((*d, inst.operands[2..].to_vec()));
                 }
-                Op::DecorationGroup | Op::GroupDecorate | Op::GroupMemberDecorate => {
-                    return Err(inst.unsupported());
-                }
+                // Groups: their decorations are copied to the targets below.
+                Op::DecorationGroup | Op::GroupDecorate | Op::GroupMemberDecorate => {}
                 _ => {}
+            }
+        }
+        for inst in spv.preamble.iter().filter(|i| i.op == Op::GroupDecorate) {
+            let group = inst.id(0)?;
+            let decos = self.decorations.get(&group).cloned().unwrap_or_default();
+            for target in inst.ids_from(1)? {
+                self.decorations
+                    .entry(target)
+                    .or_default()
+                    .extend(decos.iter().cloned());
+            }
+        }
+        // A function serving several entry points is lowered once and wrapped per entry.
+        let mut entries_per_func: HashMap<u32, u32> = HashMap::new();
+        for ep in &self.entry_points {
+            *entries_per_func.entry(ep.func).or_default() += 1;
+        }
+        for (f, n) in entries_per_func {
+            if n > 1 {
+                if let Some(c) = self.called.get_mut(f as usize) {
+                    *c = true;
+                }
             }
         }
         for inst in spv

@@ -653,19 +653,20 @@ impl FnCtx<'_, '_> {
             }
             Op::Transpose => {
                 let m = self.val(inst.id(0)?)?;
-                let (rows, cols) = self.matrix_shape(inst.rty()?)?;
+                // The result has `res_cols` columns of `res_len` lanes; the source has
+                // `res_len` columns. Result column i = source row i.
+                let (res_cols, res_len) = self.matrix_shape(inst.rty()?)?;
                 let t = self.cx.llty(rty)?;
                 let col_t = self.cx.llty(self.matrix_col(rty)?)?;
-                // Result column i = source row i.
                 let mut out = Value::Const(self.cx.m.constant(Const::Poison(t)));
-                let src_cols: Vec<Value> = (0..rows)
+                let src_cols: Vec<Value> = (0..res_len)
                     .map(|j| {
                         let st = self.matrix_col(self.vty(inst.id(0)?)?)?;
                         let st = self.cx.llty(st)?;
                         Ok(self.emit("t", st, InstKind::ExtractValue { v: m, idx: vec![j] }))
                     })
                     .collect::<Result<_, Error>>()?;
-                for i in 0..cols {
+                for i in 0..res_cols {
                     let elems: Vec<Value> = src_cols.iter().map(|c| self.lane(*c, i)).collect();
                     let col = self.build_vector(col_t, &elems, "t");
                     out = self.emit(

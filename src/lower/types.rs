@@ -217,7 +217,25 @@ impl Ctx<'_> {
                 (SpvTy::Pointer { sc, pointee }, self.m.ty(Type::Ptr(a)))
             }
             Op::TypeUntypedPointerKHR => return Err(inst.unsupported()),
-            Op::TypeForwardPointer => return Ok(()),
+            Op::TypeForwardPointer => {
+                // Declare the pointer now (structs may use it before its OpTypePointer);
+                // with opaque pointers only the address space matters.
+                let id = inst.id(0)?;
+                let sc = inst.storage_class(1)?;
+                let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
+                let llvm = self.m.ty(Type::Ptr(a));
+                let slot = self
+                    .types
+                    .get_mut(id as usize)
+                    .ok_or_else(|| inst.err("id out of bound"))?;
+                if slot.is_none() {
+                    *slot = Some(TypeInfo {
+                        spv: SpvTy::Pointer { sc, pointee: id },
+                        llvm,
+                    });
+                }
+                return Ok(());
+            }
             Op::TypeFunction => {
                 let ret = inst.id(0)?;
                 let params = inst.ids_from(1)?;

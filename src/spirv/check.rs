@@ -28,8 +28,32 @@ pub fn check(module: &Module) -> Result<(), Error> {
     for inst in all_insts(module) {
         define(inst)?;
     }
+    // Kernels may pass scopes and semantics as runtime values (spirv-val accepts it);
+    // shaders must use constants.
+    let kernel = module.preamble.iter().any(|i| {
+        i.op == Op::Capability
+            && matches!(
+                i.operands.first(),
+                Some(super::Operand::Capability(::spirv::Capability::Kernel))
+            )
+    });
+    // Debug-information and non-semantic instructions are dropped; their operands are not
+    // all ids, and are not checked.
+    let dropped_sets: Vec<u32> = module
+        .preamble
+        .iter()
+        .filter(|i| i.op == Op::ExtInstImport)
+        .filter(|i| {
+            i.string(0)
+                .is_ok_and(|n| n.starts_with("NonSemantic.") || n.contains("DebugInfo"))
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
     for inst in all_insts(module) {
         if matches!(inst.op, Op::Name | Op::MemberName) {
+            continue;
+        }
+        if inst.op == Op::ExtInst && inst.id(0).is_ok_and(|s| dropped_sets.contains(&s)) {
             continue;
         }
         for id in inst.used_ids() {
@@ -41,10 +65,14 @@ pub fn check(module: &Module) -> Result<(), Error> {
         for (i, operand) in inst.operands.iter().enumerate() {
             if let super::Operand::IdScope(id) | super::Operand::IdMemorySemantics(id) = operand {
                 let op = def_op.get(*id as usize).copied().flatten();
-                if !matches!(
-                    op,
-                    Some(Op::Constant | Op::SpecConstant | Op::SpecConstantOp | Op::ConstantNull)
-                ) {
+                if !kernel
+                    && !matches!(
+                        op,
+                        Some(
+                            Op::Constant | Op::SpecConstant | Op::SpecConstantOp | Op::ConstantNull
+                        )
+                    )
+                {
                     return Err(inst.err(format!(
                         "operand {i} (%{id}) must be the id of an integer constant, not {}",
                         op.map_or("undefined", |o| super::op_name_of(o as u32).unwrap_or("?"))
