@@ -243,7 +243,7 @@ impl FnCtx<'_, '_> {
     pub fn lower_generic_builtin(&mut self, inst: &Inst) -> Result<(), Error> {
         let convergent = is_convergent_op(inst.op);
         let mut args = Vec::with_capacity(inst.operands.len());
-        for (i, op) in inst.operands.iter().enumerate() {
+        for op in inst.operands.iter() {
             let a = match op {
                 Operand::IdRef(id) => self.arg(*id)?,
                 Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {

@@ -240,11 +240,10 @@ impl<'a> Ctx<'a> {
             *entries_per_func.entry(ep.func).or_default() += 1;
         }
         for (f, n) in entries_per_func {
-            if n > 1 {
-                if let Some(c) = self.called.get_mut(f as usize) {
+            if n > 1
+                && let Some(c) = self.called.get_mut(f as usize) {
                     *c = true;
                 }
-            }
         }
         for inst in spv
             .functions
