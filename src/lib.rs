@@ -9,6 +9,7 @@ pub mod error;
 pub mod llvm;
 pub mod lower;
 pub mod mmra;
+pub mod report;
 pub mod spirv;
 
 pub use error::{Error, ErrorKind, Location};

@@ -46,9 +46,20 @@ struct Cli {
     #[arg(long)]
     no_convergence: bool,
 
+    /// Print a report instead of the IR. `mmra`: for each fence and ordered atomic, the
+    /// memory accesses before and after it that its tags leave unordered.
+    #[arg(long, value_enum, value_name = "KIND")]
+    report: Option<ReportKind>,
+
     /// Number of inputs translated in parallel (default: available cores).
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ReportKind {
+    /// What the memory-model relaxation annotations relaxed.
+    Mmra,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -97,10 +108,12 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Translates one input to text; errors are one line, prefixed with the input name.
+/// Translates one input to text (the IR, or a report); errors are one line, prefixed
+/// with the input name.
 fn translate_one(
     path: &Path,
     options: &Options,
+    report: Option<ReportKind>,
 ) -> std::result::Result<(String, Vec<String>), String> {
     let name = path.display();
     let bytes = read_input(path).map_err(|e| format!("{e:#}"))?;
@@ -111,7 +124,11 @@ fn translate_one(
         .iter()
         .map(|w| format!("{name}: {w}"))
         .collect();
-    Ok((module.to_string(), warnings))
+    let text = match report {
+        Some(ReportKind::Mmra) => spirv_lift::report::mmra_report(&module),
+        None => module.to_string(),
+    };
+    Ok((text, warnings))
 }
 
 /// Writes `text` to `path` through a temporary file and a rename, so an error never leaves
@@ -158,7 +175,7 @@ fn run(cli: &Cli) -> Result<bool> {
             );
         }
         let input = &cli.inputs[0];
-        return Ok(match translate_one(input, &options) {
+        return Ok(match translate_one(input, &options, cli.report) {
             Ok((text, warnings)) => {
                 for w in warnings {
                     eprintln!("warning: {w}");
@@ -232,10 +249,11 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
                     let Some(input) = cli.inputs.get(i) else {
                         break;
                     };
-                    let r = translate_one(input, options).and_then(|(text, warnings)| {
-                        write_atomically(&outputs[i], &text).map_err(|e| format!("{e:#}"))?;
-                        Ok(warnings)
-                    });
+                    let r =
+                        translate_one(input, options, cli.report).and_then(|(text, warnings)| {
+                            write_atomically(&outputs[i], &text).map_err(|e| format!("{e:#}"))?;
+                            Ok(warnings)
+                        });
                     if let Ok(mut slot) = slots[i].lock() {
                         *slot = Some(r);
                     }

@@ -284,6 +284,11 @@ impl Module {
         &self.consts[id.index()]
     }
 
+    /// The operands of a metadata node.
+    pub fn md_operands(&self, id: MdId) -> &[MdOperand] {
+        self.mds.get(id.index()).map_or(&[], |v| v.as_slice())
+    }
+
     /// Interns a metadata node.
     pub fn md(&mut self, ops: Vec<MdOperand>) -> MdId {
         if let Some(id) = self.md_map.get(&ops) {
