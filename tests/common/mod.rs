@@ -186,7 +186,11 @@ pub fn spirv_val(binary: &[u8], env: &str) -> Result<(), String> {
 
 /// Host-endian words of a little-endian SPIR-V binary (the corpus and `spirv-as` output).
 pub fn words_le(bytes: &[u8]) -> Vec<u32> {
-    assert!(bytes.len() % 4 == 0, "SPIR-V binary of {} bytes", bytes.len());
+    assert!(
+        bytes.len().is_multiple_of(4),
+        "SPIR-V binary of {} bytes",
+        bytes.len()
+    );
     bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
