@@ -7,7 +7,8 @@ use std::fmt;
 pub struct Location {
     /// Word offset of the instruction in the module (the header is words 0–4).
     pub word: Option<usize>,
-    /// Opcode name of the instruction, without the `Op` prefix removed (e.g. `OpLoopMerge`).
+    /// Opcode name of the instruction as the grammar spells it (`LoopMerge`); printed
+    /// with the `Op` prefix.
     pub opcode: Option<&'static str>,
     /// Result id of the instruction, if it has one.
     pub result_id: Option<u32>,
@@ -19,9 +20,11 @@ impl fmt::Display for Location {
             Some(w) => write!(f, "word {w}")?,
             None => write!(f, "module")?,
         }
+        // rspirv names opcodes without the `Op` prefix; messages use the spec's names.
+        let prefix = |op: &str| if op.starts_with("Op") { "" } else { "Op" };
         match (self.opcode, self.result_id) {
-            (Some(op), Some(id)) => write!(f, " ({op} %{id})"),
-            (Some(op), None) => write!(f, " ({op})"),
+            (Some(op), Some(id)) => write!(f, " ({}{op} %{id})", prefix(op)),
+            (Some(op), None) => write!(f, " ({}{op})", prefix(op)),
             (None, Some(id)) => write!(f, " (%{id})"),
             (None, None) => Ok(()),
         }
@@ -91,7 +94,7 @@ pub enum ErrorKind {
     #[error("{0}")]
     InvalidModule(String),
     /// A valid instruction this tool does not translate yet.
-    #[error("{0} is not supported")]
+    #[error("Op{0} is not supported")]
     Unsupported(&'static str),
     /// A valid instruction in a form this tool does not translate yet.
     #[error("{0}")]

@@ -143,6 +143,13 @@ pub fn place(m: &mut Module, fid: FuncId, regions: &Regions) {
         entry_fn
     };
     let mut f = m.take_function(fid);
+    if anchored {
+        f.comments.push(
+            "convergence: irreducible control flow has no loop heart; its convergent operations use \
+             anchors, so the set of threads that converge there is implementation-defined"
+                .into(),
+        );
+    }
     if !f.attrs.iter().any(|a| a == "convergent") {
         f.attrs.push("convergent".into());
     }

@@ -53,7 +53,11 @@ impl Ctx<'_> {
         let hint = match (builtin, self.linkage_name(id)) {
             (Some(b), _) => format!("__spirv_BuiltIn{b:?}"),
             (None, Some((name, _))) => name.to_string(),
-            (None, None) => self.hint(id),
+            // An unnamed block variable takes its block type's name (`@Data`, not `@_30`).
+            (None, None) => match self.names.get(&id).or_else(|| self.names.get(&pointee)) {
+                Some(n) if !n.is_empty() => n.clone(),
+                _ => self.hint(id),
+            },
         };
         let constant = matches!(sc, StorageClass::Input | StorageClass::UniformConstant)
             && builtin.is_some()

@@ -125,7 +125,7 @@ impl FnCtx<'_, '_> {
                 inst,
                 format!("semantics %{id} is a specialization constant: using seq_cst"),
             );
-            return Ok(0x10 | 0x40 | 0x100 | 0x200 | 0x400 | 0x800);
+            return Ok(0x10);
         }
         match self.cx.const_int(id) {
             Some(v) => Ok(v as u32),
@@ -368,6 +368,10 @@ impl FnCtx<'_, '_> {
                     Ordering::Release => Ordering::Monotonic,
                     o => o,
                 };
+                if ord == Ordering::Monotonic {
+                    // Clamped to relaxed: it orders nothing, so it gets a relaxed atomic's tags.
+                    self.pending_atomic_tags = self.atomic_tags(Ordering::Monotonic, 0);
+                }
                 let ty = self.cx.llty(inst.rty()?)?;
                 let ptr = self.val(inst.id(0)?)?;
                 let align = Some(self.natural_align(ty));
@@ -390,6 +394,10 @@ impl FnCtx<'_, '_> {
                     Ordering::Acquire => Ordering::Monotonic,
                     o => o,
                 };
+                if ord == Ordering::Monotonic {
+                    // Clamped to relaxed: it orders nothing, so it gets a relaxed atomic's tags.
+                    self.pending_atomic_tags = self.atomic_tags(Ordering::Monotonic, 0);
+                }
                 let (ptr, val) = (self.val(inst.id(0)?)?, self.val(inst.id(3)?)?);
                 let align = Some(self.natural_align(self.ll_type_of(val)));
                 self.emit_void(InstKind::Store {
@@ -489,6 +497,10 @@ impl FnCtx<'_, '_> {
                     Ordering::Acquire => Ordering::Monotonic,
                     o => o,
                 };
+                if ord == Ordering::Monotonic {
+                    // Clamped to relaxed: it orders nothing, so it gets a relaxed atomic's tags.
+                    self.pending_atomic_tags = self.atomic_tags(Ordering::Monotonic, 0);
+                }
                 let ptr = self.val(inst.id(0)?)?;
                 let zero = self.cx.i32_val(0);
                 self.emit_void(InstKind::Store {

@@ -241,9 +241,10 @@ impl<'a> Ctx<'a> {
         }
         for (f, n) in entries_per_func {
             if n > 1
-                && let Some(c) = self.called.get_mut(f as usize) {
-                    *c = true;
-                }
+                && let Some(c) = self.called.get_mut(f as usize)
+            {
+                *c = true;
+            }
         }
         for inst in spv
             .functions

@@ -370,6 +370,16 @@ fn sort_sections(header: Header, insts: Vec<Inst>) -> Result<Module, Error> {
     if let Some(f) = func {
         return Err(structure_err(&f.def, "function has no OpFunctionEnd"));
     }
+    let memory_models = module
+        .preamble
+        .iter()
+        .filter(|i| i.op == Op::MemoryModel)
+        .count();
+    if memory_models != 1 {
+        return Err(Error::new(ErrorKind::InvalidStructure(format!(
+            "a module needs exactly one OpMemoryModel, this one has {memory_models}"
+        ))));
+    }
     Ok(module)
 }
 
