@@ -12,7 +12,12 @@ fn corpus() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut v: Vec<PathBuf> = ["shaders", "cl-kernels"]
         .iter()
-        .flat_map(|d| std::fs::read_dir(root.join(d)).into_iter().flatten().flatten())
+        .flat_map(|d| {
+            std::fs::read_dir(root.join(d))
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "spv"))
         .collect();
@@ -26,7 +31,11 @@ fn disassemble(path: &Path) -> String {
         .arg(path)
         .output()
         .unwrap_or_else(|e| panic!("missing oracle tool spirv-dis ({e}): run scripts/setup.sh"));
-    assert!(out.status.success(), "spirv-dis failed on {}", path.display());
+    assert!(
+        out.status.success(),
+        "spirv-dis failed on {}",
+        path.display()
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -67,15 +76,28 @@ fn spirv_facts(dis: &str) -> SpirvFacts {
             }
         }
     }
-    let mut facts = SpirvFacts { vulkan: dis.contains("OpMemoryModel Logical Vulkan"), nonprivate_accesses: 0, fences: Vec::new() };
+    let mut facts = SpirvFacts {
+        vulkan: dis.contains("OpMemoryModel Logical Vulkan"),
+        nonprivate_accesses: 0,
+        fences: Vec::new(),
+    };
     for line in dis.lines() {
         let t: Vec<&str> = line.split_whitespace().collect();
-        let op = t.iter().find(|w| w.starts_with("Op")).copied().unwrap_or("");
+        let op = t
+            .iter()
+            .find(|w| w.starts_with("Op"))
+            .copied()
+            .unwrap_or("");
         match op {
-            "OpLoad" | "OpStore" if line.contains("NonPrivatePointer") => facts.nonprivate_accesses += 1,
+            "OpLoad" | "OpStore" if line.contains("NonPrivatePointer") => {
+                facts.nonprivate_accesses += 1
+            }
             "OpCopyMemory" if line.contains("NonPrivatePointer") => facts.nonprivate_accesses += 2,
             "OpMemoryBarrier" | "OpControlBarrier" => {
-                let sem = consts.get(t.last().copied().unwrap_or("")).copied().unwrap_or(0);
+                let sem = consts
+                    .get(t.last().copied().unwrap_or(""))
+                    .copied()
+                    .unwrap_or(0);
                 let ord = sem & 0x1e;
                 if ord == 0 {
                     continue;
@@ -130,7 +152,11 @@ fn metadata_tags(ir: &str) -> HashMap<String, Vec<(String, String)>> {
 }
 
 fn line_tags(line: &str, md: &HashMap<String, Vec<(String, String)>>) -> Vec<(String, String)> {
-    line.split(", !mmra ").nth(1).and_then(|n| md.get(n.trim())).cloned().unwrap_or_default()
+    line.split(", !mmra ")
+        .nth(1)
+        .and_then(|n| md.get(n.trim()))
+        .cloned()
+        .unwrap_or_default()
 }
 
 #[test]
@@ -158,22 +184,40 @@ fn mmra_tags_match_the_spirv_on_every_corpus_module() {
             let tags = line_tags(line, &md);
             let has = |p: &str, s: &str| tags.iter().any(|(a, b)| a == p && b == s);
             let vulkan_tag = tags.iter().any(|(p, _)| p == "vulkan");
-            let plain_access = (body.starts_with("load ") || body.starts_with("store ")) && !body.contains("atomic");
-            let atomic = body.starts_with("load atomic") || body.starts_with("store atomic") || body.starts_with("atomicrmw") || body.starts_with("cmpxchg");
+            let plain_access = (body.starts_with("load ") || body.starts_with("store "))
+                && !body.contains("atomic");
+            let atomic = body.starts_with("load atomic")
+                || body.starts_with("store atomic")
+                || body.starts_with("atomicrmw")
+                || body.starts_with("cmpxchg");
             if plain_access && has("vulkan", "nonprivate") {
                 nonprivate += 1;
             }
             if facts.vulkan && plain_access && !vulkan_tag {
-                failures.push(format!("{}: access without a vulkan: tag: {line}", path.display()));
+                failures.push(format!(
+                    "{}: access without a vulkan: tag: {line}",
+                    path.display()
+                ));
             }
-            if facts.vulkan && (atomic || body.starts_with("fence")) && !has("vulkan", "nonprivate") {
-                failures.push(format!("{}: atomic or fence without vulkan:nonprivate: {line}", path.display()));
+            if facts.vulkan && (atomic || body.starts_with("fence")) && !has("vulkan", "nonprivate")
+            {
+                failures.push(format!(
+                    "{}: atomic or fence without vulkan:nonprivate: {line}",
+                    path.display()
+                ));
             }
             if !facts.vulkan && vulkan_tag {
-                failures.push(format!("{}: vulkan: tag outside the Vulkan memory model: {line}", path.display()));
+                failures.push(format!(
+                    "{}: vulkan: tag outside the Vulkan memory model: {line}",
+                    path.display()
+                ));
             }
             if body.starts_with("fence") {
-                let mut set: Vec<String> = tags.iter().filter(|(p, _)| p == "sync-as").map(|(_, s)| s.clone()).collect();
+                let mut set: Vec<String> = tags
+                    .iter()
+                    .filter(|(p, _)| p == "sync-as")
+                    .map(|(_, s)| s.clone())
+                    .collect();
                 set.sort();
                 fences.push(set);
             }
@@ -195,12 +239,29 @@ fn mmra_tags_match_the_spirv_on_every_corpus_module() {
         expected.sort();
         fences.sort();
         if fences != expected {
-            failures.push(format!("{}: fence sync-as sets {fences:?}, semantics say {expected:?}", path.display()));
+            failures.push(format!(
+                "{}: fence sync-as sets {fences:?}, semantics say {expected:?}",
+                path.display()
+            ));
         }
     }
     // The corpus must exercise what is checked, or the test proves nothing.
-    assert!(total_nonprivate >= 10, "only {total_nonprivate} nonprivate accesses in the corpus");
-    assert!(total_fences >= 20, "only {total_fences} fences with sync-as tags in the corpus");
-    assert!(vulkan_modules >= 8, "expected at least 8 Vulkan-memory-model modules, found {vulkan_modules}");
-    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        total_nonprivate >= 10,
+        "only {total_nonprivate} nonprivate accesses in the corpus"
+    );
+    assert!(
+        total_fences >= 20,
+        "only {total_fences} fences with sync-as tags in the corpus"
+    );
+    assert!(
+        vulkan_modules >= 8,
+        "expected at least 8 Vulkan-memory-model modules, found {vulkan_modules}"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
