@@ -25,9 +25,9 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// A small Vulkan shader and an OpenCL kernel module from the committed corpus.
+/// A small Vulkan compute shader and an OpenCL kernel module from the committed corpus.
 fn shader() -> PathBuf {
-    common::repo_root().join("shaders/transform.vert.spv")
+    common::repo_root().join("shaders/reduce_shared.comp.spv")
 }
 
 fn kernel() -> PathBuf {

@@ -39,6 +39,15 @@ impl FnCtx<'_, '_> {
         let rty = inst.rty()?;
         let t = self.cx.llty(rty)?;
         match op.kind {
+            // AMDGPU has no lowering (and no libcall) for llvm.tan: sin(x) / cos(x), the
+            // definition GLSL gives it.
+            ExtKind::Intrinsic("tan") if self.cx.opts.target == crate::Target::Amdgcn => {
+                let x = *args.first().ok_or_else(|| inst.err("missing operand"))?;
+                let s = self.intrinsic("sin", &[t], t, vec![x])?;
+                let c = self.intrinsic("cos", &[t], t, vec![x])?;
+                let r = self.bin(BinOp::FDiv, s, c);
+                self.define(inst, r)
+            }
             ExtKind::Intrinsic(name) => {
                 let r = self.intrinsic(name, &[t], t, args)?;
                 self.define(inst, r)

@@ -128,6 +128,9 @@ pub(crate) fn lower_function<'a>(cx: &mut Ctx<'a>, func: &'a Function) -> Result
     if !fx.cx.const_samplers.is_empty() {
         fx.materialize_samplers(func)?;
     }
+    if !fx.cx.amd_builtins.is_empty() {
+        fx.materialize_amdgcn_builtins(func)?;
+    }
     for &b in cfg.rpo() {
         let block = &func.blocks[b.index()];
         fx.cur = fx.blocks[&block.id()];

@@ -50,6 +50,11 @@ impl Ctx<'_> {
             },
         };
         let builtin = self.builtin_of(id);
+        if let (Some(b), Target::Amdgcn, StorageClass::Input) = (builtin, self.opts.target, sc) {
+            // No storage on AMDGPU: computed where used (lower/amdgcn.rs).
+            self.amd_builtins.insert(id, (b, ptr_ty, pointee));
+            return Ok(());
+        }
         let hint = match (builtin, self.linkage_name(id)) {
             (Some(b), _) => format!("__spirv_BuiltIn{b:?}"),
             (None, Some((name, _))) => name.to_string(),

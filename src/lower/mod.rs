@@ -5,6 +5,7 @@
 //! ([`types`], [`consts`], [`globals`]), declares every function, then lowers each
 //! function body ([`func`]) with one sub-module per instruction class.
 
+mod amdgcn;
 mod builtins;
 mod consts;
 pub mod extinst;
@@ -74,6 +75,9 @@ pub(crate) struct Ctx<'a> {
     pub addressing: spirv_headers::AddressingModel,
     /// Function ids that are called by `OpFunctionCall` somewhere.
     pub called: Vec<bool>,
+    /// Built-in Input variables computed per function on amdgcn: (built-in, pointer type,
+    /// pointee type).
+    pub amd_builtins: std::collections::BTreeMap<u32, (spirv_headers::BuiltIn, u32, u32)>,
     /// Convergence regions of each lowered function.
     pub regions: Vec<(FuncId, crate::convergence::place::Regions)>,
     /// SPIR-V function ids that are convergent (contain or call a convergent operation).
@@ -92,6 +96,13 @@ pub fn lower_module(spv: &spirv::Module, opts: &Options) -> Result<llvm::Module,
     cx.read_preamble()?;
     cx.m.triple = cx.triple();
     if cx.opts.target == Target::Amdgcn {
+        use spirv_headers::ExecutionModel as E;
+        if let Some(ep) = cx.entry_points.iter().find(|e| !matches!(e.model, E::GLCompute | E::Kernel)) {
+            return Err(Error::new(ErrorKind::UnsupportedForm(format!(
+                "--target amdgcn translates compute shaders and kernels; entry point '{}' is a {:?} shader",
+                ep.name, ep.model
+            ))));
+        }
         cx.m.datalayout = Some(AMDGCN_DATALAYOUT.to_string());
     }
     for inst in &spv.globals {
@@ -152,6 +163,7 @@ impl<'a> Ctx<'a> {
             called: vec![false; bound],
             reserved: Default::default(),
             regions: Vec::new(),
+            amd_builtins: Default::default(),
             convergent_fns: convergent_functions(spv, bound),
             spec_constants: spec_constant_ids(spv, bound),
             const_samplers: Default::default(),
