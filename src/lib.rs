@@ -3,6 +3,9 @@
 //! Pipeline: [`spirv`] (load, word offsets, input checks) → [`analysis`] (CFG, dominators,
 //! loops, structured constructs) → [`lower`] (SPIR-V semantics → [`llvm`] model) → printer.
 
+#![warn(missing_docs)]
+#![warn(clippy::unwrap_used, clippy::panic)]
+
 pub mod analysis;
 pub mod convergence;
 pub mod error;

@@ -14,7 +14,9 @@ use crate::spirv::{Inst, Op, Operand};
 use ::spirv::StorageClass;
 
 /// The structure of a SPIR-V type, kept for semantics the LLVM type does not carry.
+/// Fields are the `OpType…` operands under their SPIR-V names (ids of other types).
 #[derive(Clone, Debug, PartialEq)]
+#[allow(missing_docs)]
 pub enum SpvTy {
     /// `OpTypeVoid`.
     Void,
