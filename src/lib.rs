@@ -5,6 +5,8 @@
 
 #![warn(missing_docs)]
 #![warn(clippy::unwrap_used, clippy::panic)]
+// Tests may unwrap and panic: that is how they fail.
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::panic))]
 
 pub mod analysis;
 pub mod convergence;

@@ -53,10 +53,18 @@ fn corpus_amdgcn_translates_and_verifies() {
         ..Options::default()
     };
     check_corpus_where("--target amdgcn", &options, is_compute);
-    for path in common::corpus_files().into_iter().filter(|p| !is_compute(p)) {
+    for path in common::corpus_files()
+        .into_iter()
+        .filter(|p| !is_compute(p))
+    {
         let bytes = std::fs::read(&path).expect("read corpus file");
-        let err = spirv_lift::translate_bytes(&bytes, &options).expect_err("graphics stage on amdgcn");
-        assert!(err.to_string().contains("--target amdgcn"), "{}: {err}", path.display());
+        let err =
+            spirv_lift::translate_bytes(&bytes, &options).expect_err("graphics stage on amdgcn");
+        assert!(
+            err.to_string().contains("--target amdgcn"),
+            "{}: {err}",
+            path.display()
+        );
     }
 }
 
@@ -149,6 +157,11 @@ fn check(job: &Job) -> Vec<String> {
         if let Err(e) = common::verify_with_opt(&first, opt) {
             problems.push(format!("{what}: {}", e.trim_end()));
         }
+    }
+    // Our own convergence verifier agrees with LLVM's on everything we emit.
+    match spirv_lift::convergence::verify::verify_text(&first) {
+        Ok(diags) => problems.extend(diags.iter().map(|d| format!("{what}: own verifier: {d}"))),
+        Err(e) => problems.push(format!("{what}: own IR reader: {e}")),
     }
     problems
 }

@@ -10,3 +10,4 @@
 //! an `anchor` in each block holding convergent operations.
 
 pub mod place;
+pub mod verify;

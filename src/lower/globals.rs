@@ -59,7 +59,12 @@ impl Ctx<'_> {
             (Some(b), _) => format!("__spirv_BuiltIn{b:?}"),
             (None, Some((name, _))) => name.to_string(),
             // An unnamed block variable takes its block type's name (`@Data`, not `@_30`).
-            (None, None) => match self.names.get(&id).or_else(|| self.names.get(&pointee)) {
+            (None, None) => match self
+                .names
+                .get(&id)
+                .filter(|n| !n.is_empty())
+                .or_else(|| self.names.get(&pointee))
+            {
                 Some(n) if !n.is_empty() => n.clone(),
                 _ => self.hint(id),
             },
