@@ -4,12 +4,12 @@
 #   spirv-tools            spirv-as, spirv-val, spirv-dis
 #   glslang-tools          glslangValidator (rebuilds shaders/)
 #   clang-15, llvm-spirv-15  rebuild cl-kernels/
-#   hyperfine              benchmarks
+#   hyperfine, time        benchmarks (scripts/bench.sh: hyperfine and /usr/bin/time -v)
 # Idempotent: when every tool is already on PATH nothing is installed.
 # Uses sudo only when not running as root.
 set -euo pipefail
 
-packages=(llvm-19 llvm-22 spirv-tools glslang-tools clang-15 llvm-spirv-15 hyperfine)
+packages=(llvm-19 llvm-22 spirv-tools glslang-tools clang-15 llvm-spirv-15 hyperfine time)
 tools=(opt-19 llvm-as-19 llc-19 opt-22 llvm-as-22 llc-22 spirv-as spirv-val spirv-dis
        glslangValidator clang-15 llvm-spirv-15 hyperfine)
 
@@ -17,6 +17,7 @@ missing=()
 for t in "${tools[@]}"; do
     command -v "$t" >/dev/null 2>&1 || missing+=("$t")
 done
+[[ -x /usr/bin/time ]] || missing+=(/usr/bin/time)
 
 if ((${#missing[@]} > 0)); then
     echo "setup: missing ${missing[*]}; installing ${packages[*]}" >&2

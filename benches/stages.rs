@@ -1,0 +1,189 @@
+//! Per-stage micro-benchmarks of the translation pipeline, so a regression shows where it
+//! is: bytes → words, load (decode + sort + check), check alone, the CFG analyses,
+//! lowering (with and without `!mmra` and convergence tokens), printing, and the whole
+//! `translate_bytes` for reference.
+//!
+//! The input is the largest module of the committed corpus (`shaders/*.spv`,
+//! `cl-kernels/*.spv`; ties broken by name), or the file named by `SPIRV_LIFT_BENCH_INPUT`,
+//! e.g. a module from `scripts/gen-large.sh`:
+//!
+//! ```text
+//! cargo bench --bench stages
+//! SPIRV_LIFT_BENCH_INPUT=target/large/cl-1MB.spv cargo bench --bench stages
+//! ```
+//!
+//! Throughput is reported in input bytes per second for every stage, so stages compare
+//! directly with each other and with the end-to-end number.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use spirv_lift::analysis::{Block, Cfg, DomTree, IrreducibleCycles, Loops};
+use spirv_lift::spirv::{self, Op, Operand};
+use spirv_lift::{Options, lower};
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+/// The benchmark input: `SPIRV_LIFT_BENCH_INPUT`, or the largest corpus module.
+fn input_path() -> PathBuf {
+    if let Some(p) = std::env::var_os("SPIRV_LIFT_BENCH_INPUT") {
+        return PathBuf::from(p);
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut best: Option<(u64, PathBuf)> = None;
+    for dir in ["shaders", "cl-kernels"] {
+        let entries = std::fs::read_dir(root.join(dir)).expect("corpus folder is readable");
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "spv") {
+                let len = entry.metadata().map(|m| m.len()).unwrap_or(0);
+                // Largest first; among equal sizes, the smallest path (deterministic).
+                let better = match &best {
+                    None => true,
+                    Some((l, p)) => len > *l || (len == *l && path < *p),
+                };
+                if better {
+                    best = Some((len, path));
+                }
+            }
+        }
+    }
+    best.expect("the corpus has .spv modules").1
+}
+
+/// Per-function successor lists in module block order, as the lowering builds them
+/// (`OpBranch` operand 0, `OpBranchConditional` operands 1 and 2, `OpSwitch` operand 1 and
+/// every label operand after it).
+fn successor_lists(module: &spirv::Module) -> Vec<Vec<Vec<Block>>> {
+    module
+        .functions
+        .iter()
+        .filter(|f| !f.blocks.is_empty())
+        .map(|f| {
+            let index: HashMap<u32, u32> = f
+                .blocks
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (b.id(), i as u32))
+                .collect();
+            let block = |id: u32| Block(index[&id]);
+            f.blocks
+                .iter()
+                .map(|b| {
+                    let Some(t) = b.terminator() else {
+                        return Vec::new();
+                    };
+                    match t.op {
+                        Op::Branch => vec![block(t.id(0).expect("branch target"))],
+                        Op::BranchConditional => vec![
+                            block(t.id(1).expect("true label")),
+                            block(t.id(2).expect("false label")),
+                        ],
+                        Op::Switch => {
+                            let mut s = vec![block(t.id(1).expect("default label"))];
+                            s.extend(t.operands.iter().skip(2).filter_map(|o| match o {
+                                Operand::IdRef(l) => Some(block(*l)),
+                                _ => None,
+                            }));
+                            s
+                        }
+                        _ => Vec::new(),
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn stages(c: &mut Criterion) {
+    let path = input_path();
+    let bytes = std::fs::read(&path).expect("benchmark input is readable");
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    eprintln!("stages: {} ({} bytes)", path.display(), bytes.len());
+
+    let words = spirv::words_from_bytes(&bytes).expect("input is SPIR-V");
+    let module = spirv::load(&words).expect("input loads");
+    let opts = Options::default();
+    let lowered = lower::lower_module(&module, &opts).expect("input lowers");
+    let succs = successor_lists(&module);
+    let cfgs: Vec<Cfg> = succs
+        .iter()
+        .map(|s| Cfg::new(s).expect("valid CFG"))
+        .collect();
+    let doms: Vec<DomTree> = cfgs.iter().map(DomTree::compute).collect();
+
+    let mut g = c.benchmark_group("stages");
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    let id = |stage: &str| BenchmarkId::new(stage, &name);
+
+    g.bench_function(id("1-words_from_bytes"), |b| {
+        b.iter(|| spirv::words_from_bytes(black_box(&bytes)))
+    });
+    g.bench_function(id("2-load"), |b| b.iter(|| spirv::load(black_box(&words))));
+    g.bench_function(id("3-check"), |b| {
+        b.iter(|| spirv::check::check(black_box(&module)))
+    });
+    g.bench_function(id("4a-analyses/cfg"), |b| {
+        b.iter(|| {
+            succs
+                .iter()
+                .map(|s| Cfg::new(black_box(s)).map(|c| c.num_blocks()))
+                .collect::<Vec<_>>()
+        })
+    });
+    g.bench_function(id("4b-analyses/domtree"), |b| {
+        b.iter(|| cfgs.iter().map(DomTree::compute).collect::<Vec<_>>())
+    });
+    g.bench_function(id("4c-analyses/loops+cycles"), |b| {
+        b.iter(|| {
+            cfgs.iter()
+                .zip(&doms)
+                .map(|(c, d)| {
+                    (
+                        Loops::compute(c, d).len(),
+                        IrreducibleCycles::compute(c, d).is_empty(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    for (stage, o) in [
+        ("5a-lower", opts.clone()),
+        (
+            "5b-lower/no-mmra",
+            Options {
+                mmra: false,
+                ..opts.clone()
+            },
+        ),
+        (
+            "5c-lower/no-convergence",
+            Options {
+                convergence: false,
+                ..opts.clone()
+            },
+        ),
+    ] {
+        g.bench_function(id(stage), |b| {
+            b.iter(|| lower::lower_module(black_box(&module), &o))
+        });
+    }
+    g.bench_function(id("6-print"), |b| {
+        b.iter(|| {
+            let mut s = String::new();
+            black_box(&lowered)
+                .write_to(&mut s)
+                .expect("printing to a String cannot fail");
+            s
+        })
+    });
+    g.bench_function(id("7-translate_bytes+print"), |b| {
+        b.iter(|| spirv_lift::translate_bytes(black_box(&bytes), &opts).map(|m| m.to_string()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, stages);
+criterion_main!(benches);
