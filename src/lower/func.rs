@@ -26,7 +26,8 @@ pub(crate) struct FnCtx<'c, 'a> {
     pub cur: BlockId,
     /// The SPIR-V label of the block being filled.
     cur_label: u32,
-    phis: Vec<(LocalId, &'a Inst, BlockId, u32)>,
+    /// Phis to fill: result, instruction, block, block label, index in the block.
+    phis: Vec<(LocalId, &'a Inst, BlockId, u32, usize)>,
     /// Allocas introduced by the lowering, placed at the top of the entry block.
     pub entry_allocas: Vec<LInst>,
     /// Tags of the atomic being lowered (set by `atomic_sync`).
@@ -391,12 +392,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 let ty = self.cx.llty(inst.rty()?)?;
                 let hint = self.cx.hint(inst.rid()?);
                 let l = self.f.new_local(&hint, ty);
-                let block_label = self
-                    .blocks
-                    .iter()
-                    .find(|(_, b)| **b == self.cur)
-                    .map(|(l, _)| *l)
-                    .unwrap_or(0);
+                let block_label = self.cur_label;
                 self.f.blocks[self.cur.index()].insts.push(LInst::new(
                     Some(l),
                     InstKind::Phi {
@@ -404,7 +400,8 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                         incoming: Vec::new(),
                     },
                 ));
-                self.phis.push((l, inst, self.cur, block_label));
+                let at = self.f.blocks[self.cur.index()].insts.len() - 1;
+                self.phis.push((l, inst, self.cur, block_label, at));
                 self.define(inst, Value::Local(l))
             }
             Op::Branch => {
@@ -611,7 +608,14 @@ impl<'c, 'a> FnCtx<'c, 'a> {
 
     fn fill_phis(&mut self) -> Result<(), Error> {
         let phis = std::mem::take(&mut self.phis);
-        for (l, inst, block, label) in phis {
+        // Predecessor edges per block (reachable predecessors only), computed once.
+        let mut preds_of: HashMap<u32, u32> = HashMap::new();
+        for ((from, to), n) in &self.edges {
+            if self.blocks.contains_key(from) {
+                *preds_of.entry(*to).or_insert(0) += *n;
+            }
+        }
+        for (l, inst, block, label, at) in phis {
             let mut incoming = Vec::new();
             let mut covered = 0;
             for pair in inst.operands.chunks(2) {
@@ -635,12 +639,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 }
                 covered += n;
             }
-            let preds: u32 = self
-                .edges
-                .iter()
-                .filter(|((from, to), _)| *to == label && self.blocks.contains_key(from))
-                .map(|(_, n)| *n)
-                .sum();
+            let preds = preds_of.get(&label).copied().unwrap_or(0);
             if covered != preds {
                 return Err(inst.invalid("phi does not have one entry per predecessor"));
             }
@@ -652,7 +651,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 return Err(inst.invalid("an incoming value's type differs from the phi's type"));
             }
             let insts = &mut self.f.blocks[block.index()].insts;
-            if let Some(p) = insts.iter_mut().find(|i| i.result == Some(l))
+            if let Some(p) = insts.get_mut(at).filter(|i| i.result == Some(l))
                 && let InstKind::Phi { incoming: inc, .. } = &mut p.kind
             {
                 *inc = incoming;
