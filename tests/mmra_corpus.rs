@@ -70,10 +70,13 @@ fn spirv_facts(dis: &str) -> SpirvFacts {
     let mut consts: HashMap<&str, u64> = HashMap::new();
     for line in dis.lines() {
         let t: Vec<&str> = line.split_whitespace().collect();
-        if t.len() >= 5 && t[1] == "=" && t[2] == "OpConstant"
-            && let Ok(v) = t[4].parse() {
-                consts.insert(t[0], v);
-            }
+        if t.len() >= 5
+            && t[1] == "="
+            && t[2] == "OpConstant"
+            && let Ok(v) = t[4].parse()
+        {
+            consts.insert(t[0], v);
+        }
     }
     let mut facts = SpirvFacts {
         vulkan: dis.contains("OpMemoryModel Logical Vulkan"),
