@@ -92,6 +92,16 @@ fn token_call(
     )
 }
 
+/// Inserts `inst` right after the phis at the top of `block`.
+fn insert_after_phis(block: &mut crate::llvm::Block, inst: Inst) {
+    let at = block
+        .insts
+        .iter()
+        .take_while(|i| matches!(i.kind, InstKind::Phi { .. }))
+        .count();
+    block.insts.insert(at, inst);
+}
+
 /// Marks loop `l` and its ancestors as needing a `loop` intrinsic.
 fn mark_needed(needed: &mut [bool], loops: &[LoopRegion], mut l: u32) {
     while let Some(slot) = needed.get_mut(l as usize) {
@@ -168,15 +178,10 @@ pub fn place(m: &mut Module, fid: FuncId, regions: &Regions) {
             .parent
             .and_then(|p| loop_tok.get(p as usize).copied().flatten())
             .unwrap_or(entry_tok);
-        let block = &mut f.blocks[l.header.index()];
-        let at = block
-            .insts
-            .iter()
-            .take_while(|i| matches!(i.kind, InstKind::Phi { .. }))
-            .count();
-        block
-            .insts
-            .insert(at, token_call(loop_fn, token_ty, tok, Some(parent)));
+        insert_after_phis(
+            &mut f.blocks[l.header.index()],
+            token_call(loop_fn, token_ty, tok, Some(parent)),
+        );
     }
     // Bundles, and anchors where needed.
     for (b, _) in has_call.iter().enumerate().filter(|(_, h)| **h) {
@@ -190,15 +195,7 @@ pub fn place(m: &mut Module, fid: FuncId, regions: &Regions) {
                 .unwrap_or(entry_tok),
             Owner::Anchor => {
                 let a = f.new_local("ctok.anchor", token_ty);
-                let block = &mut f.blocks[b];
-                let at = block
-                    .insts
-                    .iter()
-                    .take_while(|i| matches!(i.kind, InstKind::Phi { .. }))
-                    .count();
-                block
-                    .insts
-                    .insert(at, token_call(anchor_fn, token_ty, a, None));
+                insert_after_phis(&mut f.blocks[b], token_call(anchor_fn, token_ty, a, None));
                 a
             }
         };
