@@ -97,7 +97,11 @@ pub fn lower_module(spv: &spirv::Module, opts: &Options) -> Result<llvm::Module,
     cx.m.triple = cx.triple();
     if cx.opts.target == Target::Amdgcn {
         use spirv_headers::ExecutionModel as E;
-        if let Some(ep) = cx.entry_points.iter().find(|e| !matches!(e.model, E::GLCompute | E::Kernel)) {
+        if let Some(ep) = cx
+            .entry_points
+            .iter()
+            .find(|e| !matches!(e.model, E::GLCompute | E::Kernel))
+        {
             return Err(Error::new(ErrorKind::UnsupportedForm(format!(
                 "--target amdgcn translates compute shaders and kernels; entry point '{}' is a {:?} shader",
                 ep.name, ep.model

@@ -1,8 +1,13 @@
 //! The input-check pass: turns malformed modules into typed errors before lowering.
 //!
 //! Checked here: every id is below the bound and defined once; every id used is defined;
-//! every branch, merge and continue target and every `OpPhi` parent is a block of the same
-//! function; every scope and memory-semantics operand is the id of a constant.
+//! every result type is a type; every branch, merge and continue target and every `OpPhi`
+//! parent is a block of the same function; every scope and memory-semantics operand is
+//! the id of a constant. Then, in order: `values` (operand and result types of
+//! loads, stores, atomics, conversions, arithmetic, calls, images, extended instructions,
+//! constant composites; alignments), [`super::limits`] (types defined before use, so no
+//! cycles; the resource limits; no recursion in shaders) and `dominance` (SSA
+//! dominance, no branch to the entry block).
 
 use super::{Inst, Module, Op};
 use crate::error::{Error, ErrorKind};
@@ -62,6 +67,15 @@ pub fn check(module: &Module) -> Result<(), Error> {
                 return Err(Error::at(ErrorKind::UndefinedId(id), inst.location()));
             }
         }
+        if let Some(t) = inst.result_type
+            && !def_op
+                .get(t as usize)
+                .copied()
+                .flatten()
+                .is_some_and(super::limits::is_type)
+        {
+            return Err(inst.invalid(format!("result type %{t} is not a type")));
+        }
         for (i, operand) in inst.operands.iter().enumerate() {
             if let super::Operand::IdScope(id) | super::Operand::IdMemorySemantics(id) = operand {
                 let op = def_op.get(*id as usize).copied().flatten();
@@ -82,12 +96,14 @@ pub fn check(module: &Module) -> Result<(), Error> {
         }
     }
     for func in &module.functions {
-        check_function(func, bound)?;
+        check_function(func)?;
     }
-    Ok(())
+    super::values::check(module)?;
+    super::limits::check(module)?;
+    super::dominance::check(&module.functions)
 }
 
-fn all_insts(module: &Module) -> impl Iterator<Item = &Inst> {
+pub(super) fn all_insts(module: &Module) -> impl Iterator<Item = &Inst> {
     module
         .preamble
         .iter()
@@ -101,15 +117,11 @@ fn all_insts(module: &Module) -> impl Iterator<Item = &Inst> {
         }))
 }
 
-fn check_function(func: &super::Function, bound: u32) -> Result<(), Error> {
-    // Dense membership table is bounded by the id bound, checked at load.
-    let mut is_block = vec![false; bound as usize];
-    for b in &func.blocks {
-        if let Some(slot) = is_block.get_mut(b.id() as usize) {
-            *slot = true;
-        }
-    }
-    let in_func = |id: u32| is_block.get(id as usize).copied().unwrap_or(false);
+fn check_function(func: &super::Function) -> Result<(), Error> {
+    // A set sized by the function, not the id bound: a module of many small functions
+    // with a large bound must not cost bound × functions.
+    let blocks: std::collections::HashSet<u32> = func.blocks.iter().map(|b| b.id()).collect();
+    let in_func = |id: u32| blocks.contains(&id);
     for b in &func.blocks {
         for inst in &b.insts {
             let targets: Vec<(usize, &str)> = match inst.op {

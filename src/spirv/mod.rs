@@ -3,11 +3,16 @@
 //! [`load`] decodes a module with rspirv, keeps every instruction's word offset, sorts the
 //! instructions into the module's logical sections, and runs the input checks of
 //! [`check`]. After `load` succeeds, every id the module uses is defined exactly once,
-//! every block is terminated, and every branch, merge and continue target is a block of
-//! the same function.
+//! every block is terminated, every branch, merge and continue target is a block of
+//! the same function, definitions dominate their uses, operand types agree with what
+//! each instruction lowers to, and the module is within the resource limits of
+//! [`limits`] (so no later pass allocates, prints or recurses without bound).
 
 pub mod check;
+mod dominance;
 mod inst;
+pub mod limits;
+mod values;
 
 pub use inst::{Inst, Operand};
 
@@ -16,8 +21,9 @@ pub use spirv::Op;
 
 /// SPIR-V magic number.
 pub const MAGIC: u32 = 0x0723_0203;
-/// The largest id bound accepted (the same default limit as `spirv-val`).
-pub const MAX_ID_BOUND: u32 = 0x40_0000;
+/// The largest id bound accepted (`spirv-val`'s default limit, 4194303): per-id tables
+/// are dense, so the bound decides their size.
+pub const MAX_ID_BOUND: u32 = 0x3F_FFFF;
 
 /// The module header.
 #[derive(Clone, Copy, Debug)]
@@ -108,6 +114,7 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>, Error> {
     if bytes.len() < 20 {
         return Err(Error::new(ErrorKind::TruncatedHeader(bytes.len() / 4)));
     }
+    check_module_size(bytes.len() / 4)?;
     let le = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
     let big = le.swap_bytes() == MAGIC;
     if le != MAGIC && !big {
@@ -134,9 +141,20 @@ fn word_loc(word: usize) -> Location {
     }
 }
 
+fn check_module_size(words: usize) -> Result<(), Error> {
+    if words > limits::MAX_MODULE_WORDS {
+        return Err(Error::new(ErrorKind::LimitExceeded(format!(
+            "module is {words} words, more than the limit of {}",
+            limits::MAX_MODULE_WORDS
+        ))));
+    }
+    Ok(())
+}
+
 /// Decodes, sorts and checks a module given as host-endian words.
 pub fn load(words: &[u32]) -> Result<Module, Error> {
     let header = read_header(words)?;
+    check_module_size(words.len())?;
     let offsets = instruction_offsets(words)?;
     let insts = decode(words, &offsets)?;
     let mut module = sort_sections(header, insts)?;
@@ -154,7 +172,15 @@ fn read_header(words: &[u32]) -> Result<Header, Error> {
     }
     let v = words[1];
     let (major, minor) = (((v >> 16) & 0xff) as u8, ((v >> 8) & 0xff) as u8);
-    if major != 1 || minor > 6 || v & 0xff00_00ff != 0 {
+    if v & 0xff00_00ff != 0 {
+        return Err(Error::at(
+            ErrorKind::InvalidStructure(format!(
+                "version word {v:#010x} has nonzero reserved bytes"
+            )),
+            word_loc(1),
+        ));
+    }
+    if major != 1 || minor > 6 {
         return Err(Error::at(
             ErrorKind::UnsupportedVersion { major, minor },
             word_loc(1),
@@ -188,11 +214,117 @@ fn instruction_offsets(words: &[u32]) -> Result<Vec<usize>, Error> {
             };
             return Err(Error::at(ErrorKind::Truncated { count }, loc));
         }
+        if offsets.len() == limits::MAX_INSTRUCTIONS {
+            let loc = Location {
+                word: Some(at),
+                opcode: op_name_of(words[at] & 0xffff),
+                result_id: None,
+            };
+            return Err(Error::at(
+                ErrorKind::LimitExceeded(format!(
+                    "module has more than {} instructions",
+                    limits::MAX_INSTRUCTIONS
+                )),
+                loc,
+            ));
+        }
+        screen_spec_constant_op(words, at, count)?;
         offsets.push(at);
         at += count as usize;
     }
     Ok(offsets)
 }
+
+/// Rejects an `OpSpecConstantOp` whose operation is not one the specification allows
+/// there, before rspirv sees it: rspirv's decoder panics on operations whose operands
+/// include a context-dependent literal or another `OpSpecConstantOp` (`OpConstant`,
+/// `OpSwitch`, `OpSpecConstantOp` itself).
+fn screen_spec_constant_op(words: &[u32], at: usize, count: u32) -> Result<(), Error> {
+    if words[at] & 0xffff != Op::SpecConstantOp as u32 || count < 4 {
+        return Ok(());
+    }
+    let inner = words[at + 3];
+    let allowed = rspirv::grammar::INSTRUCTION_TABLE
+        .lookup_opcode(inner)
+        .is_some_and(|g| SPEC_CONSTANT_OPS.contains(&g.opcode));
+    if allowed {
+        return Ok(());
+    }
+    let loc = Location {
+        word: Some(at),
+        opcode: Some("SpecConstantOp"),
+        result_id: words.get(at + 2).copied(),
+    };
+    let name = op_name_of(inner).map_or_else(|| format!("opcode {inner}"), |n| format!("Op{n}"));
+    Err(Error::at(
+        ErrorKind::InvalidOperand(format!("{name} is not allowed in OpSpecConstantOp")),
+        loc,
+    ))
+}
+
+/// The operations `OpSpecConstantOp` may perform (SPIR-V 1.6 §3.52.11, shader and
+/// kernel lists).
+const SPEC_CONSTANT_OPS: &[Op] = &[
+    Op::SConvert,
+    Op::UConvert,
+    Op::FConvert,
+    Op::SNegate,
+    Op::Not,
+    Op::IAdd,
+    Op::ISub,
+    Op::IMul,
+    Op::UDiv,
+    Op::SDiv,
+    Op::UMod,
+    Op::SRem,
+    Op::SMod,
+    Op::ShiftRightLogical,
+    Op::ShiftRightArithmetic,
+    Op::ShiftLeftLogical,
+    Op::BitwiseOr,
+    Op::BitwiseXor,
+    Op::BitwiseAnd,
+    Op::VectorShuffle,
+    Op::CompositeExtract,
+    Op::CompositeInsert,
+    Op::LogicalOr,
+    Op::LogicalAnd,
+    Op::LogicalNot,
+    Op::LogicalEqual,
+    Op::LogicalNotEqual,
+    Op::Select,
+    Op::IEqual,
+    Op::INotEqual,
+    Op::ULessThan,
+    Op::SLessThan,
+    Op::UGreaterThan,
+    Op::SGreaterThan,
+    Op::ULessThanEqual,
+    Op::SLessThanEqual,
+    Op::UGreaterThanEqual,
+    Op::SGreaterThanEqual,
+    Op::QuantizeToF16,
+    Op::ConvertFToS,
+    Op::ConvertSToF,
+    Op::ConvertFToU,
+    Op::ConvertUToF,
+    Op::ConvertPtrToU,
+    Op::ConvertUToPtr,
+    Op::GenericCastToPtr,
+    Op::PtrCastToGeneric,
+    Op::Bitcast,
+    Op::FNegate,
+    Op::FAdd,
+    Op::FSub,
+    Op::FMul,
+    Op::FDiv,
+    Op::FRem,
+    Op::FMod,
+    Op::AccessChain,
+    Op::InBoundsAccessChain,
+    Op::PtrAccessChain,
+    Op::InBoundsPtrAccessChain,
+];
 
 /// The `Op…` name of an opcode number, if the grammar knows it.
 pub fn op_name_of(opcode: u32) -> Option<&'static str> {
@@ -248,11 +380,51 @@ fn decode(words: &[u32], offsets: &[usize]) -> Result<Vec<Inst>, Error> {
                 rspirv::binary::ParseState::OpcodeUnknown(_, _, op) => {
                     ErrorKind::UnknownOpcode(u32::from(op))
                 }
-                other => ErrorKind::Decode(other.to_string()),
+                other => ErrorKind::Decode(decode_message(&other)),
             };
             Err(Error::at(kind, loc))
         }
     }
+}
+
+/// rspirv's parse error as a message without its byte offsets and instruction numbers
+/// (the error's location already gives the word offset).
+fn decode_message(state: &rspirv::binary::ParseState) -> String {
+    use rspirv::binary::{DecodeError, ParseState};
+    match state {
+        ParseState::OperandExpected(..) => {
+            "the instruction has fewer operands than its opcode needs".to_string()
+        }
+        ParseState::OperandExceeded(..) => {
+            "the instruction has more words than its operands use".to_string()
+        }
+        ParseState::OperandError(DecodeError::LimitReached(_)) => {
+            "an operand runs past the instruction's word count".to_string()
+        }
+        ParseState::OperandError(DecodeError::StreamExpected(_)) => {
+            "an operand runs past the end of the module".to_string()
+        }
+        ParseState::TypeUnsupported(..) => {
+            "a literal's type has a width the decoder does not read".to_string()
+        }
+        other => strip_positions(&other.to_string()),
+    }
+}
+
+/// Removes rspirv's ` at index N`, ` at offset N` and ` for instruction #N` fragments.
+fn strip_positions(msg: &str) -> String {
+    let mut out = msg.to_string();
+    for marker in [" at index ", " at offset ", " for instruction #"] {
+        while let Some(at) = out.find(marker) {
+            let digits_from = at + marker.len();
+            let digits = out[digits_from..]
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count();
+            out.replace_range(at..digits_from + digits, "");
+        }
+    }
+    out
 }
 
 fn is_terminator(op: Op) -> bool {
@@ -456,5 +628,22 @@ fn fix_ext_inst_literals(module: &mut Module) {
                 *slot = Operand::LiteralBit32(v);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_positions;
+
+    #[test]
+    fn decode_messages_lose_rspirv_byte_offsets() {
+        assert_eq!(
+            strip_positions("operand decoding error: reached word limit at index 912"),
+            "operand decoding error: reached word limit"
+        );
+        assert_eq!(
+            strip_positions("unknown opcode (7) for instruction #3 at offset 40"),
+            "unknown opcode (7)"
+        );
     }
 }

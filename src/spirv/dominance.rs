@@ -1,0 +1,160 @@
+//! SSA dominance: every value a function defines is used only where its definition
+//! dominates the use (SPIR-V 1.6 §2.16.1), and no branch targets the entry block.
+//!
+//! LLVM's verifier rejects IR that breaks either rule, so a module that breaks them must
+//! be rejected here with a typed error, not translated. The dominator tree is the
+//! analysis layer's ([`crate::analysis::DomTree`], Lengauer–Tarjan with an iterative
+//! DFS), built over each function's branch edges; uses in unreachable blocks are not
+//! checked (they are never executed and lowering drops them).
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Function, Inst, Op, Operand};
+use crate::analysis::{Block, Cfg, DomTree};
+use crate::error::Error;
+
+/// Checks every function of a module.
+pub fn check(functions: &[Function]) -> Result<(), Error> {
+    functions
+        .iter()
+        .filter(|f| !f.blocks.is_empty())
+        .try_for_each(check_function)
+}
+
+/// Branch targets of a terminator (merge and continue targets are not edges).
+fn targets(term: &Inst) -> Vec<u32> {
+    match term.op {
+        Op::Branch | Op::BranchConditional | Op::Switch => {
+            let skip = usize::from(term.op != Op::Branch);
+            term.operands
+                .iter()
+                .skip(skip)
+                .filter_map(|o| match o {
+                    Operand::IdRef(id) => Some(*id),
+                    _ => None,
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn check_function(func: &Function) -> Result<(), Error> {
+    let index: HashMap<u32, u32> = func
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.id(), i as u32))
+        .collect();
+    let mut succs = Vec::with_capacity(func.blocks.len());
+    for b in &func.blocks {
+        let Some(term) = b.terminator() else {
+            succs.push(Vec::new());
+            continue;
+        };
+        let mut s = Vec::new();
+        for t in targets(term) {
+            // Targets were checked to be blocks of this function.
+            let Some(&i) = index.get(&t) else { continue };
+            if i == 0 {
+                return Err(term.invalid(format!("the entry block %{t} cannot be a branch target")));
+            }
+            s.push(Block(i));
+        }
+        succs.push(s);
+    }
+    let edges: HashSet<(u32, u32)> = succs
+        .iter()
+        .enumerate()
+        .flat_map(|(from, s)| s.iter().map(move |to| (from as u32, to.0)))
+        .collect();
+    let cfg = Cfg::new(&succs).map_err(|e| func.def.invalid(e.to_string()))?;
+    let dom = DomTree::compute(&cfg);
+    // Where each value of the function is defined: (block, position in the block).
+    let mut defs: HashMap<u32, (u32, usize)> = HashMap::new();
+    for (bi, b) in func.blocks.iter().enumerate() {
+        for (k, inst) in b.insts.iter().enumerate() {
+            if let Some(id) = inst.result_id {
+                defs.insert(id, (bi as u32, k));
+            }
+        }
+    }
+    for (bi, b) in func.blocks.iter().enumerate() {
+        let here = Block(bi as u32);
+        if !dom.dominates(here, here) {
+            continue; // unreachable
+        }
+        for (k, inst) in b.insts.iter().enumerate() {
+            if inst.op == Op::Phi {
+                let phi = Phi {
+                    block: bi as u32,
+                    defs: &defs,
+                    index: &index,
+                    edges: &edges,
+                    dom: &dom,
+                };
+                phi.check(inst)?;
+                continue;
+            }
+            for id in inst.used_ids() {
+                let Some(&(db, dk)) = defs.get(&id) else {
+                    continue; // a global, a parameter, a label or a function
+                };
+                let ok = if db == bi as u32 {
+                    dk < k
+                } else {
+                    dom.dominates(Block(db), here)
+                };
+                if !ok {
+                    return Err(not_dominated(inst, id));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What a phi's check needs to know about its function.
+struct Phi<'a> {
+    block: u32,
+    defs: &'a HashMap<u32, (u32, usize)>,
+    index: &'a HashMap<u32, u32>,
+    edges: &'a HashSet<(u32, u32)>,
+    dom: &'a DomTree,
+}
+
+impl Phi<'_> {
+    /// Each parent is a predecessor, and each incoming value is defined where it
+    /// dominates the end of its parent.
+    fn check(&self, inst: &Inst) -> Result<(), Error> {
+        for pair in inst.operands.chunks(2) {
+            let (Some(Operand::IdRef(v)), Some(Operand::IdRef(parent))) =
+                (pair.first(), pair.get(1))
+            else {
+                continue;
+            };
+            let Some(&p) = self.index.get(parent) else {
+                continue;
+            };
+            if !self.edges.contains(&(p, self.block)) {
+                return Err(inst.invalid(format!(
+                    "phi parent %{parent} is not a predecessor of this block"
+                )));
+            }
+            let Some(&(db, _)) = self.defs.get(v) else {
+                continue;
+            };
+            let parent_reachable = self.dom.dominates(Block(p), Block(p));
+            if parent_reachable && !self.dom.dominates(Block(db), Block(p)) {
+                return Err(not_dominated(inst, *v));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn not_dominated(inst: &Inst, id: u32) -> Error {
+    inst.invalid(format!(
+        "%{id} is used where its definition does not dominate the use"
+    ))
+}

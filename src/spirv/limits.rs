@@ -1,0 +1,567 @@
+//! Resource limits that protect the translator from hostile input, and the checks of
+//! types, constants and the call graph that enforce them.
+//!
+//! A driver hands spirv-lift whatever an application gives it (SPEC §6): no input may
+//! make it allocate gigabytes, print gigabytes, run for minutes or recurse off the
+//! stack. Every limit is a constant below with a [`ErrorKind::LimitExceeded`] error.
+//! Where `spirv-val` has a universal limit for the same quantity, ours has its value, so
+//! a module `spirv-val` accepts is never rejected for size.
+//!
+//! | limit | value | why |
+//! |---|---|---|
+//! | [`MAX_MODULE_WORDS`] | 2²⁴ (64 MiB) | decoded operands take ~8× the input's bytes |
+//! | [`MAX_INSTRUCTIONS`] | 2²² | one `Inst` plus lowering state per instruction |
+//! | [`super::MAX_ID_BOUND`] | 0x3F_FFFF | dense per-id tables (`spirv-val`'s bound) |
+//! | [`MAX_TYPE_DEPTH`] | 512 | type walks in lowering and printing recurse per level |
+//! | [`MAX_STRUCT_DEPTH`] | 255 | `spirv-val`'s struct nesting limit |
+//! | [`MAX_STRUCT_MEMBERS`] | 16383 | `spirv-val`'s limit |
+//! | [`MAX_FUNCTION_PARAMS`] | 255 | `spirv-val`'s limit |
+//! | [`MAX_COMPOSITE_ELEMENTS`] | 2¹⁶ | values built element by element (`OpCopyLogical`, replicated composites) |
+//! | [`MAX_CONSTANT_ELEMENTS`] | 2²⁰ | LLVM prints constants inline: one constant's text |
+//! | [`MAX_INLINE_CONSTANT_ELEMENTS`] | 2²² | all inline constant text of the module |
+//! | [`MAX_FUNCTION_BLOCKS`] | 2¹⁶ | CFG size of one function (analyses are per function) |
+//!
+//! Type operands must name types defined earlier (a forward-declared pointer excepted),
+//! so type cycles are rejected here and every later walk over types terminates; every
+//! walk in this file is a loop over the module in order, never a recursion.
+
+use std::collections::HashMap;
+
+use super::{Inst, Module, Op, Operand};
+use crate::error::{Error, ErrorKind};
+
+/// Largest module accepted, in 32-bit words (64 MiB).
+pub const MAX_MODULE_WORDS: usize = 1 << 24;
+/// Largest number of instructions in a module.
+pub const MAX_INSTRUCTIONS: usize = 1 << 22;
+/// Deepest type nesting (each array, vector, matrix, struct or pointer level counts one):
+/// lowering and printing walk types recursively, one stack frame per level.
+pub const MAX_TYPE_DEPTH: u32 = 512;
+/// Deepest struct-in-struct nesting (arrays are transparent), as `spirv-val`.
+pub const MAX_STRUCT_DEPTH: u32 = 255;
+/// Most members of one struct, as `spirv-val`.
+pub const MAX_STRUCT_MEMBERS: usize = 16383;
+/// Most parameters of one function type, as `spirv-val`.
+pub const MAX_FUNCTION_PARAMS: usize = 255;
+/// Most elements (type-tree nodes, array elements counted one by one) of a value that
+/// lowering builds element by element: `OpCopyLogical`, `Op…CompositeReplicateEXT`.
+pub const MAX_COMPOSITE_ELEMENTS: u64 = 1 << 16;
+/// Most elements of one constant: LLVM IR has no named constants, so a constant's whole
+/// tree is printed at every use.
+pub const MAX_CONSTANT_ELEMENTS: u64 = 1 << 20;
+/// Most composite-constant elements printed inline over the whole module (each use of a
+/// composite constant prints it again): bounds the output a small input can produce.
+pub const MAX_INLINE_CONSTANT_ELEMENTS: u64 = 1 << 22;
+/// Most blocks in one function.
+pub const MAX_FUNCTION_BLOCKS: usize = 1 << 16;
+
+fn limit(inst: &Inst, msg: String) -> Error {
+    Error::at(ErrorKind::LimitExceeded(msg), inst.location())
+}
+
+/// What the checks need to know about a type.
+#[derive(Clone, Copy, Debug)]
+struct TypeFacts {
+    class: Class,
+    /// Nesting depth (a scalar is 1).
+    depth: u32,
+    /// Struct nesting depth as `spirv-val` counts it.
+    struct_depth: u32,
+    /// Type-tree nodes with array elements counted one by one (saturating).
+    elements: u64,
+    /// Direct constituents of a composite (vector lanes, array length, members).
+    len: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    Void,
+    Scalar,
+    Vector,
+    Composite,
+    Pointer,
+    Function,
+    Other,
+}
+
+/// Types and constants of a module, built in one pass over its globals.
+#[derive(Default)]
+struct Globals {
+    types: HashMap<u32, TypeFacts>,
+    /// Printed size of each constant, in elements.
+    constants: HashMap<u32, u64>,
+    /// Integer constants' values (array lengths).
+    int_values: HashMap<u32, u64>,
+    /// Integer types' widths.
+    int_widths: HashMap<u32, u32>,
+}
+
+impl Globals {
+    fn ty(&self, inst: &Inst, i: usize, what: &str) -> Result<TypeFacts, Error> {
+        let id = inst.id(i)?;
+        self.types.get(&id).copied().ok_or_else(|| {
+            inst.invalid(format!(
+                "{what} %{id} is not a type defined before this instruction"
+            ))
+        })
+    }
+
+    /// Elements of an id used as an operand: its constant size, or 1 for a value.
+    fn elements_of(&self, id: u32) -> u64 {
+        self.constants.get(&id).copied().unwrap_or(1)
+    }
+}
+
+/// Checks types, constants, functions and the call graph against the limits above.
+pub fn check(module: &Module) -> Result<(), Error> {
+    let mut g = Globals::default();
+    let mut inline: u64 = 0;
+    for inst in &module.globals {
+        if is_type(inst.op) {
+            check_type(&mut g, inst)?;
+        } else {
+            inline = inline.saturating_add(check_global(&mut g, inst)?);
+        }
+    }
+    for func in &module.functions {
+        if func.blocks.len() > MAX_FUNCTION_BLOCKS {
+            return Err(limit(
+                &func.def,
+                format!(
+                    "function has {} blocks, more than the limit of {MAX_FUNCTION_BLOCKS}",
+                    func.blocks.len()
+                ),
+            ));
+        }
+        for inst in func.blocks.iter().flat_map(|b| b.insts.iter()) {
+            inline = inline.saturating_add(check_function_inst(&g, inst)?);
+            if inline > MAX_INLINE_CONSTANT_ELEMENTS {
+                return Err(limit(
+                    inst,
+                    format!(
+                        "constants used inline add up to more than \
+                         {MAX_INLINE_CONSTANT_ELEMENTS} elements"
+                    ),
+                ));
+            }
+        }
+    }
+    if inline > MAX_INLINE_CONSTANT_ELEMENTS {
+        return Err(Error::new(ErrorKind::LimitExceeded(format!(
+            "constants used inline add up to more than {MAX_INLINE_CONSTANT_ELEMENTS} elements"
+        ))));
+    }
+    check_recursion(module)
+}
+
+/// Whether `op` defines a type.
+pub(crate) fn is_type(op: Op) -> bool {
+    matches!(
+        op,
+        Op::TypeVoid
+            | Op::TypeBool
+            | Op::TypeInt
+            | Op::TypeFloat
+            | Op::TypeVector
+            | Op::TypeMatrix
+            | Op::TypeImage
+            | Op::TypeSampler
+            | Op::TypeSampledImage
+            | Op::TypeArray
+            | Op::TypeRuntimeArray
+            | Op::TypeStruct
+            | Op::TypeOpaque
+            | Op::TypePointer
+            | Op::TypeFunction
+            | Op::TypeEvent
+            | Op::TypeDeviceEvent
+            | Op::TypeReserveId
+            | Op::TypeQueue
+            | Op::TypePipe
+            | Op::TypeForwardPointer
+            | Op::TypeUntypedPointerKHR
+    )
+}
+
+fn leaf(class: Class) -> TypeFacts {
+    TypeFacts {
+        class,
+        depth: 1,
+        struct_depth: 0,
+        elements: 1,
+        len: 0,
+    }
+}
+
+/// A composite of `len` constituents of types `parts` (all of `parts` repeated
+/// `len / parts.len()` times for arrays and vectors).
+fn composite(class: Class, parts: &[TypeFacts], repeat: u64, is_struct: bool) -> TypeFacts {
+    let depth = 1 + parts.iter().map(|p| p.depth).max().unwrap_or(0);
+    let inner = parts.iter().map(|p| p.struct_depth).max().unwrap_or(0);
+    let sum = parts.iter().fold(0u64, |a, p| a.saturating_add(p.elements));
+    TypeFacts {
+        class,
+        depth,
+        struct_depth: inner + u32::from(is_struct),
+        elements: sum.saturating_mul(repeat).saturating_add(1),
+        len: if is_struct {
+            parts.len() as u64
+        } else {
+            repeat
+        },
+    }
+}
+
+fn check_type(g: &mut Globals, inst: &Inst) -> Result<(), Error> {
+    let facts = match inst.op {
+        Op::TypeVoid => leaf(Class::Void),
+        Op::TypeBool | Op::TypeFloat => leaf(Class::Scalar),
+        Op::TypeInt => {
+            if let (Some(id), Ok(width)) = (inst.result_id, inst.lit(0)) {
+                g.int_widths.insert(id, width);
+            }
+            leaf(Class::Scalar)
+        }
+        Op::TypeVector => {
+            let elem = g.ty(inst, 0, "component type")?;
+            let n = inst.lit(1)?;
+            if elem.class != Class::Scalar {
+                return Err(inst.invalid("vector component type must be a scalar type"));
+            }
+            if !matches!(n, 2 | 3 | 4 | 8 | 16) {
+                return Err(inst.invalid(format!(
+                    "vector component count {n} is not 2, 3, 4, 8 or 16"
+                )));
+            }
+            composite(Class::Vector, &[elem], u64::from(n), false)
+        }
+        Op::TypeMatrix => {
+            let col = g.ty(inst, 0, "column type")?;
+            let n = inst.lit(1)?;
+            if col.class != Class::Vector {
+                return Err(inst.invalid("matrix column type must be a vector type"));
+            }
+            if !(2..=4).contains(&n) {
+                return Err(inst.invalid(format!("matrix column count {n} is not 2, 3 or 4")));
+            }
+            composite(Class::Composite, &[col], u64::from(n), false)
+        }
+        Op::TypeArray => {
+            let elem = g.ty(inst, 0, "element type")?;
+            sized(inst, elem)?;
+            let len_id = inst.id(1)?;
+            let len = match g.int_values.get(&len_id) {
+                Some(0) => return Err(inst.invalid("array length must be at least 1")),
+                Some(&n) => n,
+                // A constant expression: its value is not known here, so the array counts
+                // as unbounded for the element limits.
+                None if g.constants.contains_key(&len_id) => u64::MAX,
+                None => {
+                    return Err(
+                        inst.invalid(format!("array length %{len_id} is not an integer constant"))
+                    );
+                }
+            };
+            composite(Class::Composite, &[elem], len, false)
+        }
+        Op::TypeRuntimeArray => {
+            let elem = g.ty(inst, 0, "element type")?;
+            sized(inst, elem)?;
+            composite(Class::Composite, &[elem], 1, false)
+        }
+        Op::TypeStruct => {
+            if inst.operands.len() > MAX_STRUCT_MEMBERS {
+                return Err(limit(
+                    inst,
+                    format!(
+                        "struct has {} members, more than the limit of {MAX_STRUCT_MEMBERS}",
+                        inst.operands.len()
+                    ),
+                ));
+            }
+            let mut parts = Vec::with_capacity(inst.operands.len());
+            for i in 0..inst.operands.len() {
+                let m = g.ty(inst, i, "member type")?;
+                sized(inst, m)?;
+                parts.push(m);
+            }
+            let f = composite(Class::Composite, &parts, 1, true);
+            if f.struct_depth > MAX_STRUCT_DEPTH {
+                return Err(limit(
+                    inst,
+                    format!(
+                        "struct nesting depth {} exceeds the limit of {MAX_STRUCT_DEPTH}",
+                        f.struct_depth
+                    ),
+                ));
+            }
+            f
+        }
+        Op::TypePointer => {
+            let pointee = g.ty(inst, 1, "pointee type")?;
+            TypeFacts {
+                class: Class::Pointer,
+                depth: pointee.depth + 1,
+                struct_depth: 0,
+                elements: 1,
+                len: 0,
+            }
+        }
+        Op::TypeForwardPointer => {
+            // Declares a pointer id whose OpTypePointer follows; structs may use it first.
+            let id = inst.id(0)?;
+            g.types.entry(id).or_insert(leaf(Class::Pointer));
+            return Ok(());
+        }
+        Op::TypeFunction => {
+            let params = inst.operands.len().saturating_sub(1);
+            if params > MAX_FUNCTION_PARAMS {
+                return Err(limit(
+                    inst,
+                    format!(
+                        "function type has {params} parameters, more than the limit of \
+                         {MAX_FUNCTION_PARAMS}"
+                    ),
+                ));
+            }
+            let mut depth = 1;
+            for i in 0..inst.operands.len() {
+                let t = g.ty(
+                    inst,
+                    i,
+                    if i == 0 {
+                        "return type"
+                    } else {
+                        "parameter type"
+                    },
+                )?;
+                depth = depth.max(t.depth + 1);
+            }
+            TypeFacts {
+                depth,
+                ..leaf(Class::Function)
+            }
+        }
+        Op::TypeImage => {
+            let sampled = g.ty(inst, 0, "sampled type")?;
+            TypeFacts {
+                depth: sampled.depth + 1,
+                ..leaf(Class::Other)
+            }
+        }
+        Op::TypeSampledImage => {
+            let image = g.ty(inst, 0, "image type")?;
+            TypeFacts {
+                depth: image.depth + 1,
+                ..leaf(Class::Other)
+            }
+        }
+        _ => leaf(Class::Other),
+    };
+    if facts.depth > MAX_TYPE_DEPTH {
+        return Err(limit(
+            inst,
+            format!(
+                "type nesting depth {} exceeds the limit of {MAX_TYPE_DEPTH}",
+                facts.depth
+            ),
+        ));
+    }
+    let id = inst.rid()?;
+    // A forward-declared pointer is defined again by its OpTypePointer.
+    g.types.insert(id, facts);
+    Ok(())
+}
+
+/// Members and elements must be types with a size.
+fn sized(inst: &Inst, t: TypeFacts) -> Result<(), Error> {
+    if matches!(t.class, Class::Void | Class::Function) {
+        return Err(inst.invalid("void and function types cannot be members or elements"));
+    }
+    Ok(())
+}
+
+/// Checks a module-level constant or variable; returns the inline constant elements it
+/// prints (a variable's initializer).
+fn check_global(g: &mut Globals, inst: &Inst) -> Result<u64, Error> {
+    let size = match inst.op {
+        Op::Constant | Op::SpecConstant => {
+            if let (Some(id), Some(t)) = (inst.result_id, inst.result_type)
+                && let Some(&width) = g.int_widths.get(&t)
+            {
+                let v = match inst.operands.first() {
+                    Some(Operand::LiteralBit32(v)) => u64::from(*v),
+                    Some(Operand::LiteralBit64(v)) => *v,
+                    _ => 0,
+                };
+                let v = if width < 64 {
+                    v & ((1u64 << width) - 1)
+                } else {
+                    v
+                };
+                g.int_values.insert(id, v);
+            }
+            1
+        }
+        Op::ConstantComposite | Op::SpecConstantComposite | Op::SpecConstantOp => inst
+            .operands
+            .iter()
+            .filter_map(|o| match o {
+                Operand::IdRef(id) => Some(g.elements_of(*id)),
+                _ => None,
+            })
+            .fold(1u64, u64::saturating_add),
+        Op::ConstantCompositeReplicateEXT | Op::SpecConstantCompositeReplicateEXT => {
+            let rty = inst.rty()?;
+            let t = g
+                .types
+                .get(&rty)
+                .copied()
+                .ok_or_else(|| inst.invalid(format!("result type %{rty} is not a type")))?;
+            let e = g.elements_of(inst.id(0)?);
+            e.saturating_mul(t.len).saturating_add(1)
+        }
+        Op::Variable => {
+            return Ok(match inst.operands.get(1) {
+                Some(Operand::IdRef(init)) => g.elements_of(*init),
+                _ => 0,
+            });
+        }
+        Op::ConstantTrue
+        | Op::ConstantFalse
+        | Op::SpecConstantTrue
+        | Op::SpecConstantFalse
+        | Op::ConstantNull
+        | Op::Undef
+        | Op::ConstantSampler => 1,
+        _ => return Ok(0),
+    };
+    if size > MAX_CONSTANT_ELEMENTS {
+        return Err(limit(
+            inst,
+            format!("constant has more than {MAX_CONSTANT_ELEMENTS} elements"),
+        ));
+    }
+    if let Some(id) = inst.result_id {
+        g.constants.insert(id, size);
+    }
+    Ok(0)
+}
+
+/// Checks one instruction of a function body; returns the inline constant elements its
+/// operands print.
+fn check_function_inst(g: &Globals, inst: &Inst) -> Result<u64, Error> {
+    let materialized = match inst.op {
+        Op::CopyLogical => inst
+            .result_type
+            .and_then(|t| g.types.get(&t))
+            .map(|t| t.elements),
+        Op::CompositeConstructReplicateEXT => inst
+            .result_type
+            .and_then(|t| g.types.get(&t))
+            .map(|t| t.len),
+        _ => None,
+    };
+    if let Some(n) = materialized
+        && n > MAX_COMPOSITE_ELEMENTS
+    {
+        return Err(limit(
+            inst,
+            format!(
+                "result type has {n} elements, more than the limit of \
+                 {MAX_COMPOSITE_ELEMENTS} for a value built element by element"
+            ),
+        ));
+    }
+    let uses = inst
+        .operands
+        .iter()
+        .filter_map(|o| match o {
+            // A scalar prints as one token, like any value: only composites count.
+            Operand::IdRef(id) => g.constants.get(id).copied().filter(|&e| e > 1),
+            _ => None,
+        })
+        .fold(0u64, u64::saturating_add);
+    // A replicated composite repeats its constituent once per element.
+    Ok(match (inst.op, materialized) {
+        (Op::CompositeConstructReplicateEXT, Some(n)) => uses.saturating_mul(n),
+        _ => uses,
+    })
+}
+
+/// Shaders may not recurse (Vulkan's "the static call graph must not contain cycles");
+/// the call graph is checked by repeatedly removing functions that call nothing left
+/// (Kahn's algorithm), so it takes no stack however deep the calls go.
+fn check_recursion(module: &Module) -> Result<(), Error> {
+    let shader = module.preamble.iter().any(|i| {
+        i.op == Op::Capability
+            && matches!(
+                i.operands.first(),
+                Some(Operand::Capability(::spirv::Capability::Shader))
+            )
+    });
+    if !shader {
+        return Ok(());
+    }
+    let index: HashMap<u32, usize> = module
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.id(), i))
+        .collect();
+    let n = module.functions.len();
+    // Calls as (caller, callee, instruction) in module order.
+    let mut calls: Vec<(usize, usize, &Inst)> = Vec::new();
+    for (i, f) in module.functions.iter().enumerate() {
+        for inst in f.blocks.iter().flat_map(|b| b.insts.iter()) {
+            if inst.op == Op::FunctionCall
+                && let Ok(callee) = inst.id(0)
+                && let Some(&j) = index.get(&callee)
+            {
+                calls.push((i, j, inst));
+            }
+        }
+    }
+    let mut out_degree = vec![0usize; n];
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(i, j, _) in &calls {
+        out_degree[i] += 1;
+        callers[j].push(i);
+    }
+    let mut removed = vec![false; n];
+    let mut work: Vec<usize> = (0..n).filter(|&i| out_degree[i] == 0).collect();
+    while let Some(j) = work.pop() {
+        removed[j] = true;
+        for &i in &callers[j] {
+            out_degree[i] -= 1;
+            if out_degree[i] == 0 {
+                work.push(i);
+            }
+        }
+    }
+    // Every function left calls a function left, so following the first such call from
+    // any of them must come back to a function already on the path: that call closes a
+    // cycle.
+    let mut first_call: Vec<Option<(usize, &Inst)>> = vec![None; n];
+    for &(i, j, inst) in &calls {
+        if !removed[i] && !removed[j] && first_call[i].is_none() {
+            first_call[i] = Some((j, inst));
+        }
+    }
+    let Some(start) = (0..n).find(|&i| !removed[i]) else {
+        return Ok(());
+    };
+    let mut on_path = vec![false; n];
+    let mut at = start;
+    while let Some((next, inst)) = first_call[at] {
+        on_path[at] = true;
+        if on_path[next] {
+            return Err(inst.invalid(format!(
+                "call to %{} is recursive: shaders may not recurse",
+                module.functions[next].id()
+            )));
+        }
+        at = next;
+    }
+    Ok(())
+}

@@ -1,0 +1,696 @@
+//! Value-type checks: loads, stores, atomics, conversions, arithmetic, calls, images,
+//! extended instructions and constant composites agree with their operands' types.
+//!
+//! The lowering derives LLVM types from SPIR-V result types; an instruction whose operands
+//! disagree with them would become IR that LLVM rejects, or (with opaque pointers) a load
+//! or store of the wrong type that translates silently. Each rule here is one of the
+//! SPIR-V specification's (the fuzzer found every one of them missing; see
+//! `tests/malformed/fuzz-artifact-*.spv`).
+
+use std::collections::HashMap;
+
+use super::check::all_insts;
+use super::{Inst, Module, Op};
+use crate::error::Error;
+
+/// The shape of a value type, as far as conversions care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scalar {
+    Bool,
+    Int(u32),
+    Float(u32),
+    Pointer(::spirv::StorageClass),
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    scalar: Scalar,
+    /// Vector lane count; `None` for a scalar.
+    lanes: Option<u32>,
+}
+
+impl Shape {
+    fn bits(self, ptr_bits: u32) -> Option<u32> {
+        let w = match self.scalar {
+            Scalar::Int(w) | Scalar::Float(w) => w,
+            Scalar::Pointer(_) => ptr_bits,
+            Scalar::Bool | Scalar::Other => return None,
+        };
+        Some(w * self.lanes.unwrap_or(1))
+    }
+}
+
+/// Value types of the module: the result type of every id, and the shape of scalar,
+/// vector and pointer types.
+struct ValueTypes {
+    type_of: HashMap<u32, u32>,
+    pointee: HashMap<u32, u32>,
+    shape: HashMap<u32, Shape>,
+    /// Constituent types of composites: vectors, matrices and arrays repeat one type.
+    members: HashMap<u32, Members>,
+    /// Function types: return type and parameter types.
+    functions: HashMap<u32, (u32, Vec<u32>)>,
+    /// Each function's function type.
+    function_type: HashMap<u32, u32>,
+    /// Image and sampled-image types.
+    images: std::collections::HashSet<u32>,
+}
+
+enum Members {
+    Repeat(u32),
+    List(Vec<u32>),
+}
+
+impl ValueTypes {
+    fn new(module: &Module) -> ValueTypes {
+        let mut t = ValueTypes {
+            type_of: HashMap::new(),
+            pointee: HashMap::new(),
+            shape: HashMap::new(),
+            members: HashMap::new(),
+            functions: HashMap::new(),
+            function_type: module
+                .functions
+                .iter()
+                .filter_map(|f| Some((f.def.result_id?, f.def.id(1).ok()?)))
+                .collect(),
+            images: module
+                .globals
+                .iter()
+                .filter(|i| matches!(i.op, Op::TypeImage | Op::TypeSampledImage))
+                .filter_map(|i| i.result_id)
+                .collect(),
+        };
+        for inst in &module.globals {
+            if let Some(id) = inst.result_id {
+                let ids = || inst.ids_from(0).unwrap_or_default();
+                match inst.op {
+                    Op::TypeVector | Op::TypeMatrix | Op::TypeArray | Op::TypeRuntimeArray => {
+                        if let Ok(e) = inst.id(0) {
+                            t.members.insert(id, Members::Repeat(e));
+                        }
+                    }
+                    Op::TypeStruct => {
+                        t.members.insert(id, Members::List(ids()));
+                    }
+                    Op::TypeFunction => {
+                        if let Some((ret, params)) = ids().split_first() {
+                            t.functions.insert(id, (*ret, params.to_vec()));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let Some(id) = inst.result_id.or_else(|| {
+                (inst.op == Op::TypeForwardPointer)
+                    .then(|| inst.id(0).ok())
+                    .flatten()
+            }) else {
+                continue;
+            };
+            let scalar = match inst.op {
+                Op::TypeBool => Scalar::Bool,
+                Op::TypeInt => inst.lit(0).map_or(Scalar::Other, Scalar::Int),
+                Op::TypeFloat => inst.lit(0).map_or(Scalar::Other, Scalar::Float),
+                Op::TypePointer | Op::TypeForwardPointer => {
+                    let sc = inst.storage_class(if inst.op == Op::TypePointer { 0 } else { 1 });
+                    if inst.op == Op::TypePointer
+                        && let Ok(p) = inst.id(1)
+                    {
+                        t.pointee.insert(id, p);
+                    }
+                    sc.map_or(Scalar::Other, Scalar::Pointer)
+                }
+                Op::TypeVector => {
+                    let elem = inst.id(0).ok().and_then(|e| t.shape.get(&e).copied());
+                    if let (Some(e), Ok(n)) = (elem, inst.lit(1)) {
+                        t.shape.insert(
+                            id,
+                            Shape {
+                                scalar: e.scalar,
+                                lanes: Some(n),
+                            },
+                        );
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            t.shape.insert(
+                id,
+                Shape {
+                    scalar,
+                    lanes: None,
+                },
+            );
+        }
+        for inst in all_insts(module) {
+            if let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) {
+                t.type_of.insert(id, ty);
+            }
+        }
+        t
+    }
+
+    /// The shape of a value's type.
+    fn value_shape(&self, id: u32) -> Option<Shape> {
+        self.type_of
+            .get(&id)
+            .and_then(|t| self.shape.get(t))
+            .copied()
+    }
+}
+
+/// Checks that loads, stores and conversions agree with their operands' types: with
+/// LLVM's opaque pointers a load or store of the wrong type would translate silently,
+/// and a conversion between the wrong kinds of types would become a cast LLVM rejects.
+/// Runs the value-type checks and the alignment check.
+pub(super) fn check(module: &Module) -> Result<(), Error> {
+    check_value_types(module)?;
+    check_alignments(module)
+}
+
+fn check_value_types(module: &Module) -> Result<(), Error> {
+    let t = ValueTypes::new(module);
+    let ext_sets = ext_sets(module);
+    let ptr_bits = match module.memory_model_inst().and_then(|m| m.operands.first()) {
+        Some(super::Operand::AddressingModel(::spirv::AddressingModel::Physical32)) => 32,
+        _ => 64,
+    };
+    for inst in &module.globals {
+        if matches!(inst.op, Op::ConstantComposite | Op::SpecConstantComposite) {
+            check_constituents(&t, inst)?;
+        }
+    }
+    for f in &module.functions {
+        check_signature(&t, f)?;
+    }
+    check_param_attrs(&t, module)?;
+    let insts = module
+        .functions
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| &b.insts);
+    for inst in insts {
+        match inst.op {
+            Op::Load | Op::Store => check_memory_access(&t, inst)?,
+            Op::CopyMemory | Op::CopyMemorySized => check_copy_memory(&t, inst)?,
+            Op::FunctionCall => check_call(&t, inst)?,
+            op if takes_image(op) => check_image_operand(&t, inst)?,
+            Op::ExtInst => check_ext_inst(&t, &ext_sets, inst)?,
+            op if is_atomic(op) => check_atomic(&t, inst)?,
+            op if has_numeric_result(op) => check_numeric_result(&t, inst)?,
+            _ => check_conversion(&t, inst, ptr_bits)?,
+        }
+    }
+    Ok(())
+}
+
+/// Arithmetic, bit, relational and logical instructions (`OpSNegate`..=`OpBitCount`)
+/// whose result is a scalar or vector: all but the matrix products, the two-member
+/// struct results (`OpIAddCarry` and its kin) and `OpSelect` (which may pick pointers
+/// and composites).
+fn has_numeric_result(op: Op) -> bool {
+    let n = op as u32;
+    (Op::SNegate as u32..=Op::BitCount as u32).contains(&n)
+        && !matches!(
+            op,
+            Op::MatrixTimesScalar
+                | Op::MatrixTimesMatrix
+                | Op::OuterProduct
+                | Op::IAddCarry
+                | Op::ISubBorrow
+                | Op::UMulExtended
+                | Op::SMulExtended
+                | Op::Select
+        )
+}
+
+fn is_numeric(s: Option<Shape>) -> bool {
+    s.is_some_and(|s| matches!(s.scalar, Scalar::Bool | Scalar::Int(_) | Scalar::Float(_)))
+}
+
+/// The result and operands of an arithmetic instruction are scalars or vectors of numbers
+/// or booleans (lowering maps these to LLVM operations and intrinsics overloaded on that
+/// type); the matrix operand of `OpVectorTimesMatrix` and `OpMatrixTimesVector` excepted.
+fn check_numeric_result(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
+    if let Some(r) = inst.result_type
+        && !is_numeric(t.shape.get(&r).copied())
+    {
+        return Err(inst.invalid(format!(
+            "result type %{r} is not a scalar or vector of numbers or booleans"
+        )));
+    }
+    if matches!(inst.op, Op::VectorTimesMatrix | Op::MatrixTimesVector) {
+        return Ok(());
+    }
+    for o in &inst.operands {
+        if let super::Operand::IdRef(v) = o
+            && let Some(&vt) = t.type_of.get(v)
+            && !is_numeric(t.shape.get(&vt).copied())
+        {
+            return Err(inst.invalid(format!(
+                "operand %{v} of type %{vt} is not a scalar or vector of numbers or booleans"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Image instructions (`OpImageSampleImplicitLod`..=`OpImageQuerySamples`, the sparse
+/// forms) whose first operand is an image or a sampled image.
+fn takes_image(op: Op) -> bool {
+    let n = op as u32;
+    let sparse = (Op::ImageSparseSampleImplicitLod as u32..=Op::ImageSparseGather as u32)
+        .contains(&n)
+        || op == Op::ImageSparseDrefGather
+        || op == Op::ImageSparseRead;
+    sparse
+        || (Op::ImageSampleImplicitLod as u32..=Op::ImageQuerySamples as u32).contains(&n)
+            && op != Op::Image
+}
+
+fn check_image_operand(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
+    let v = inst.id(0)?;
+    match t.type_of.get(&v) {
+        Some(vt) if !t.images.contains(vt) => Err(inst.invalid(format!(
+            "operand %{v} of type %{vt} is not an image or a sampled image"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// `FuncParamAttr Zext`/`Sext` apply to integer (or boolean) parameters only (LLVM's
+/// `zeroext` and `signext`).
+fn check_param_attrs(t: &ValueTypes, module: &Module) -> Result<(), Error> {
+    use super::Operand;
+    use ::spirv::FunctionParameterAttribute as A;
+    for inst in &module.preamble {
+        let (
+            Some(Operand::IdRef(target)),
+            Some(Operand::Decoration(::spirv::Decoration::FuncParamAttr)),
+            Some(Operand::FunctionParameterAttribute(A::Zext | A::Sext)),
+        ) = (
+            inst.operands.first(),
+            inst.operands.get(1),
+            inst.operands.get(2),
+        )
+        else {
+            continue;
+        };
+        let int = t.value_shape(*target).is_some_and(|s| {
+            matches!(s.scalar, Scalar::Int(_) | Scalar::Bool) && s.lanes.is_none()
+        });
+        if t.type_of.contains_key(target) && !int {
+            return Err(inst.invalid(format!(
+                "Zext/Sext parameter attribute on %{target}, which is not an integer"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `OpCopyMemory(Sized)` copies between pointers.
+fn check_copy_memory(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
+    for i in 0..2 {
+        let v = inst.id(i)?;
+        let is_ptr = t
+            .value_shape(v)
+            .is_some_and(|s| matches!(s.scalar, Scalar::Pointer(_)) && s.lanes.is_none());
+        if !is_ptr {
+            return Err(inst.invalid(format!("operand %{v} is not a pointer")));
+        }
+    }
+    Ok(())
+}
+
+/// A function's result and parameter types are its function type's.
+fn check_signature(t: &ValueTypes, f: &super::Function) -> Result<(), Error> {
+    let fty = f.def.id(1)?;
+    let Some((ret, params)) = t.functions.get(&fty) else {
+        return Err(f.def.invalid(format!("%{fty} is not a function type")));
+    };
+    if f.def.result_type != Some(*ret) {
+        return Err(f.def.invalid(format!(
+            "result type is not the return type %{ret} of function type %{fty}"
+        )));
+    }
+    if f.params.len() != params.len() {
+        return Err(f.def.invalid(format!(
+            "{} parameters, but function type %{fty} has {}",
+            f.params.len(),
+            params.len()
+        )));
+    }
+    for (p, want) in f.params.iter().zip(params) {
+        if p.result_type != Some(*want) {
+            return Err(p.invalid(format!(
+                "parameter type is not %{want} as the function type says"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A call passes as many arguments as the callee takes, of its parameter types, and has
+/// the callee's return type.
+fn check_call(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
+    let callee = inst.id(0)?;
+    let Some((ret, params)) = t
+        .function_type
+        .get(&callee)
+        .and_then(|fty| t.functions.get(fty))
+    else {
+        return Ok(()); // not a function: lowering reports it
+    };
+    let args = inst.ids_from(1)?;
+    if inst.result_type != Some(*ret) || args.len() != params.len() {
+        return Err(inst.invalid(format!("call does not match the signature of %{callee}")));
+    }
+    for (a, want) in args.iter().zip(params) {
+        if let Some(&at) = t.type_of.get(a)
+            && at != *want
+        {
+            return Err(inst.invalid(format!(
+                "argument %{a} has type %{at}, the parameter type is %{want}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A constant composite's constituents have its element or member types.
+fn check_constituents(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
+    let rty = inst.rty()?;
+    let parts = inst.ids_from(0)?;
+    let want = |i: usize| match t.members.get(&rty) {
+        Some(Members::Repeat(e)) => Some(*e),
+        Some(Members::List(m)) => m.get(i).copied(),
+        None => None,
+    };
+    for (i, p) in parts.iter().enumerate() {
+        if let (Some(pt), Some(w)) = (t.type_of.get(p).copied(), want(i))
+            && pt != w
+        {
+            return Err(inst.invalid(format!("constituent {i} (%{p}) has type %{pt}, not %{w}")));
+        }
+    }
+    Ok(())
+}
+
+/// An extended instruction of `GLSL.std.450` or `OpenCL.std`: the instruction exists, has
+/// as many operands as its grammar says, and (for `GLSL.std.450`) returns a scalar or
+/// vector except for `MatrixInverse` and the two `…Struct` instructions.
+fn check_ext_inst(
+    t: &ValueTypes,
+    sets: &HashMap<u32, (&'static str, ExtTable)>,
+    inst: &Inst,
+) -> Result<(), Error> {
+    use rspirv::grammar::OperandQuantifier as Q;
+    let Some(&(name, table)) = inst.id(0).ok().and_then(|s| sets.get(&s)) else {
+        return Ok(());
+    };
+    let number = inst.lit(1)?;
+    let Some(grammar) = table.lookup_opcode(number) else {
+        return Err(inst.invalid(format!("{name} has no instruction {number}")));
+    };
+    let given = inst.operands.len().saturating_sub(2);
+    let required = grammar
+        .operands
+        .iter()
+        .filter(|o| o.quantifier == Q::One)
+        .count();
+    let optional = grammar
+        .operands
+        .iter()
+        .filter(|o| o.quantifier == Q::ZeroOrOne)
+        .count();
+    let variadic = grammar
+        .operands
+        .iter()
+        .any(|o| o.quantifier == Q::ZeroOrMore);
+    if given < required || (!variadic && given > required + optional) {
+        return Err(inst.invalid(format!(
+            "{name} {} takes {required} operands, not {given}",
+            grammar.opname
+        )));
+    }
+    if name == "GLSL.std.450" {
+        check_glsl_kinds(t, inst, grammar.opname)?;
+    }
+    // GLSL.std.450 MatrixInverse (34) returns a matrix, ModfStruct (36) and FrexpStruct
+    // (52) return structs.
+    if name == "GLSL.std.450"
+        && !matches!(number, 34 | 36 | 52)
+        && let Some(r) = inst.result_type
+        && !is_numeric(t.shape.get(&r).copied())
+    {
+        return Err(inst.invalid(format!(
+            "{name} {} cannot return type %{r}: not a scalar or vector",
+            grammar.opname
+        )));
+    }
+    Ok(())
+}
+
+/// A `GLSL.std.450` instruction of one number kind (the `S…`/`U…`/`FindXsb` ones on
+/// integers, the rest on floats) has a result and operands of that kind; the instructions
+/// that mix kinds (pack, unpack, `Frexp`, `Ldexp`, `Modf`, matrices, interpolation) are
+/// not checked.
+fn check_glsl_kinds(t: &ValueTypes, inst: &Inst, opname: &str) -> Result<(), Error> {
+    const INT: &[&str] = &[
+        "SAbs", "SSign", "UMin", "SMin", "UMax", "SMax", "UClamp", "SClamp", "FindILsb",
+        "FindSMsb", "FindUMsb",
+    ];
+    const MIXED: &[&str] = &[
+        "Determinant",
+        "MatrixInverse",
+        "Modf",
+        "ModfStruct",
+        "Frexp",
+        "FrexpStruct",
+        "Ldexp",
+    ];
+    if MIXED.contains(&opname)
+        || ["Pack", "Unpack", "InterpolateAt"]
+            .iter()
+            .any(|p| opname.starts_with(p))
+    {
+        return Ok(());
+    }
+    let int = INT.contains(&opname);
+    let kind_ok = |ty: u32| {
+        t.shape.get(&ty).is_none_or(|s| {
+            if int {
+                matches!(s.scalar, Scalar::Int(_))
+            } else {
+                matches!(s.scalar, Scalar::Float(_))
+            }
+        })
+    };
+    let values = inst.operands.iter().skip(2).filter_map(|o| match o {
+        super::Operand::IdRef(v) => t.type_of.get(v).copied(),
+        _ => None,
+    });
+    for ty in inst.result_type.into_iter().chain(values) {
+        if !kind_ok(ty) {
+            return Err(inst.invalid(format!(
+                "GLSL.std.450 {opname} takes and returns {}, not type %{ty}",
+                if int { "integers" } else { "floats" }
+            )));
+        }
+    }
+    Ok(())
+}
+
+type ExtTable = &'static rspirv::grammar::InstructionTable<rspirv::grammar::ExtInstOp>;
+
+/// The extended instruction sets whose instructions are lowered, by import id.
+fn ext_sets(module: &Module) -> HashMap<u32, (&'static str, ExtTable)> {
+    let mut sets = HashMap::new();
+    for inst in &module.preamble {
+        if inst.op != Op::ExtInstImport {
+            continue;
+        }
+        let entry = match inst.string(0) {
+            Ok("GLSL.std.450") => (
+                "GLSL.std.450",
+                &rspirv::grammar::GLSL_STD_450_INSTRUCTION_TABLE,
+            ),
+            Ok("OpenCL.std") => (
+                "OpenCL.std",
+                &rspirv::grammar::OPENCL_STD_100_INSTRUCTION_TABLE,
+            ),
+            _ => continue,
+        };
+        if let Some(id) = inst.result_id {
+            sets.insert(id, entry);
+        }
+    }
+    sets
+}
+
+fn is_atomic(op: Op) -> bool {
+    matches!(
+        op,
+        Op::AtomicLoad
+            | Op::AtomicStore
+            | Op::AtomicExchange
+            | Op::AtomicCompareExchange
+            | Op::AtomicCompareExchangeWeak
+            | Op::AtomicIIncrement
+            | Op::AtomicIDecrement
+            | Op::AtomicIAdd
+            | Op::AtomicISub
+            | Op::AtomicSMin
+            | Op::AtomicUMin
+            | Op::AtomicSMax
+            | Op::AtomicUMax
+            | Op::AtomicAnd
+            | Op::AtomicOr
+            | Op::AtomicXor
+            | Op::AtomicFAddEXT
+            | Op::AtomicFMinEXT
+            | Op::AtomicFMaxEXT
+    )
+}
+
+/// An atomic's result and value operands have the pointer's pointee type.
+fn check_atomic(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
+    let ptr = inst.id(0)?;
+    let Some(pointee) = t.type_of.get(&ptr).and_then(|p| t.pointee.get(p)).copied() else {
+        return Ok(());
+    };
+    if let Some(r) = inst.result_type
+        && r != pointee
+    {
+        return Err(inst.invalid(format!(
+            "result type %{r} is not the pointee type %{pointee} of pointer %{ptr}"
+        )));
+    }
+    // Value operands are the plain ids after the pointer (scope and semantics operands
+    // are decoded as their own kinds).
+    for o in inst.operands.iter().skip(1) {
+        if let super::Operand::IdRef(v) = o
+            && let Some(&vt) = t.type_of.get(v)
+            && vt != pointee
+        {
+            return Err(inst.invalid(format!(
+                "value %{v} of type %{vt} is not of the pointee type %{pointee} of pointer %{ptr}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Alignments (`Aligned` memory operands, `Alignment` decorations) are powers of two,
+/// as LLVM's `align` requires.
+fn check_alignments(module: &Module) -> Result<(), Error> {
+    use super::Operand;
+    for inst in all_insts(module) {
+        for (i, o) in inst.operands.iter().enumerate() {
+            let aligned = match o {
+                Operand::MemoryAccess(m) => m.contains(::spirv::MemoryAccess::ALIGNED),
+                Operand::Decoration(::spirv::Decoration::Alignment) => true,
+                _ => false,
+            };
+            if !aligned {
+                continue;
+            }
+            if let Some(Operand::LiteralBit32(a)) = inst.operands.get(i + 1)
+                && !a.is_power_of_two()
+            {
+                return Err(inst.err(format!("alignment {a} is not a power of two")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `OpLoad`'s result and `OpStore`'s object must have the pointer's pointee type.
+fn check_memory_access(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
+    let (value_ty, ptr, what) = match inst.op {
+        Op::Load => (inst.result_type, inst.id(0)?, "result type"),
+        _ => (
+            t.type_of.get(&inst.id(1)?).copied(),
+            inst.id(0)?,
+            "object's type",
+        ),
+    };
+    let pointee = t.type_of.get(&ptr).and_then(|p| t.pointee.get(p)).copied();
+    if let (Some(v), Some(p)) = (value_ty, pointee)
+        && v != p
+    {
+        return Err(inst.invalid(format!(
+            "{what} %{v} is not the pointee type %{p} of pointer %{ptr}"
+        )));
+    }
+    Ok(())
+}
+
+/// The operand and result of a conversion must be the kinds of types its opcode converts
+/// between (SPIR-V 1.6 §3.52.11), with as many lanes.
+fn check_conversion(t: &ValueTypes, inst: &Inst, ptr_bits: u32) -> Result<(), Error> {
+    if !matches!(
+        inst.op,
+        Op::ConvertFToU
+            | Op::ConvertFToS
+            | Op::ConvertSToF
+            | Op::ConvertUToF
+            | Op::UConvert
+            | Op::SConvert
+            | Op::FConvert
+            | Op::QuantizeToF16
+            | Op::ConvertPtrToU
+            | Op::ConvertUToPtr
+            | Op::PtrCastToGeneric
+            | Op::GenericCastToPtr
+            | Op::Bitcast
+    ) {
+        return Ok(());
+    }
+    let from = inst.id(0)?;
+    let o = t.value_shape(from);
+    let r = inst.result_type.and_then(|ty| t.shape.get(&ty).copied());
+    if let (Some(o), Some(r)) = (o, r)
+        && conversion_ok(inst.op, o, r, ptr_bits)
+    {
+        return Ok(());
+    }
+    Err(inst.invalid(format!(
+        "Op{} cannot convert %{from} of type %{} to type %{}",
+        inst.opname,
+        t.type_of.get(&from).copied().unwrap_or(0),
+        inst.result_type.unwrap_or(0)
+    )))
+}
+
+fn conversion_ok(op: Op, o: Shape, r: Shape, ptr_bits: u32) -> bool {
+    use ::spirv::StorageClass::Generic;
+    use Scalar::{Float, Int, Pointer};
+    let same_lanes = o.lanes == r.lanes;
+    let scalars = o.lanes.is_none() && r.lanes.is_none();
+    match (op, o.scalar, r.scalar) {
+        (Op::ConvertFToU | Op::ConvertFToS, Float(_), Int(_))
+        | (Op::ConvertSToF | Op::ConvertUToF, Int(_), Float(_)) => same_lanes,
+        (Op::UConvert | Op::SConvert, Int(a), Int(b)) | (Op::FConvert, Float(a), Float(b)) => {
+            same_lanes && a != b
+        }
+        (Op::QuantizeToF16, Float(32), _) => o == r,
+        (Op::ConvertPtrToU, Pointer(_), Int(_)) | (Op::ConvertUToPtr, Int(_), Pointer(_)) => {
+            scalars
+        }
+        (Op::PtrCastToGeneric, Pointer(a), Pointer(b)) => scalars && a != Generic && b == Generic,
+        (Op::GenericCastToPtr, Pointer(a), Pointer(b)) => scalars && a == Generic && b != Generic,
+        (Op::Bitcast, Pointer(_), Pointer(_)) => scalars,
+        (Op::Bitcast, Pointer(_), Int(_)) => {
+            o.lanes.is_none() && r.bits(ptr_bits) == Some(ptr_bits)
+        }
+        (Op::Bitcast, Int(_), Pointer(_)) => {
+            r.lanes.is_none() && o.bits(ptr_bits) == Some(ptr_bits)
+        }
+        (Op::Bitcast, Int(_) | Float(_), Int(_) | Float(_)) => o.bits(ptr_bits) == r.bits(ptr_bits),
+        _ => false,
+    }
+}
