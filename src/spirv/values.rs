@@ -37,7 +37,7 @@ impl Shape {
             Scalar::Pointer(_) => ptr_bits,
             Scalar::Bool | Scalar::Other => return None,
         };
-        Some(w * self.lanes.unwrap_or(1))
+        w.checked_mul(self.lanes.unwrap_or(1))
     }
 }
 
