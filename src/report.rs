@@ -8,7 +8,7 @@
 
 use crate::llvm::{Function, Inst, InstKind, MdId, MdOperand, Module, Ordering, Value};
 use crate::mmra::{Tag, TagSet, compatible};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::fmt::Write;
 
 /// The tag set an `!mmra` node stands for.

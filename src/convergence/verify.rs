@@ -54,7 +54,8 @@
 
 #![warn(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::analysis::{Block, Cfg, DomTree, IrreducibleCycles, LoopId, Loops};

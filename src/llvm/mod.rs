@@ -17,7 +17,7 @@ pub use inst::{BinOp, CastOp, FPred, IPred, Inst, InstKind, Ordering, RmwOp, Syn
 pub use names::{Namer, is_plain_identifier};
 pub use types::Type;
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 /// A value operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,6 +1,6 @@
 //! Deterministic, unique, printable names.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 /// Hands out unique names within one namespace.
 #[derive(Clone, Debug, Default)]

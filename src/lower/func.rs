@@ -12,7 +12,7 @@ use crate::convergence::place::{LoopRegion, Owner, Regions};
 use crate::error::Error;
 use crate::llvm::{self, BlockId, Inst as LInst, InstKind, LocalId, TypeId, Value};
 use crate::spirv::{Function, Inst, Op, Operand};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// Per-function lowering state.
 pub(crate) struct FnCtx<'c, 'a> {
@@ -187,7 +187,7 @@ fn regions(
     let block_of = |label: u32| index.get(&label).map(|i| CfgBlock(*i));
     // Merge information, per header.
     let mut infos = Vec::new();
-    let mut loop_headers = std::collections::HashSet::new();
+    let mut loop_headers = HashSet::new();
     for (i, b) in func.blocks.iter().enumerate() {
         let header = CfgBlock(i as u32);
         match b.merge() {
@@ -551,7 +551,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         let ty = self.ll_type_of(v);
         let default = self.block_of(inst.id(1)?)?;
         let mut cases = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = HashSet::new();
         let mut i = 2;
         while i + 1 < inst.operands.len() + 1 && i < inst.operands.len() {
             let lit = match inst.operand(i)? {

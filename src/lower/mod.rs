@@ -22,7 +22,7 @@ use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
 use crate::spirv::{self, Inst, Op, Operand};
 use crate::{Options, Target};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 pub use types::SpvTy;
 
 /// What an extended instruction set import refers to.
@@ -85,7 +85,7 @@ pub(crate) struct Ctx<'a> {
     /// Ids defined by specialization-constant instructions.
     pub spec_constants: Vec<bool>,
     /// Entry-point names reserved for the entry functions (or their wrappers).
-    pub reserved: std::collections::HashSet<String>,
+    pub reserved: HashSet<String>,
     /// `OpConstantSampler`s: (addressing mode, normalized, filter mode).
     pub const_samplers: std::collections::BTreeMap<u32, (u32, u32, u32)>,
 }
@@ -126,7 +126,7 @@ pub fn lower_module(spv: &spirv::Module, opts: &Options) -> Result<llvm::Module,
     cx.finish_entry_points()?;
     if cx.opts.convergence {
         let regions = std::mem::take(&mut cx.regions);
-        let mut done = std::collections::HashSet::new();
+        let mut done = HashSet::new();
         for (fid, r) in &regions {
             crate::convergence::place::place(&mut cx.m, *fid, r);
             done.insert(*fid);

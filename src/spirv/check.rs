@@ -120,7 +120,7 @@ pub(super) fn all_insts(module: &Module) -> impl Iterator<Item = &Inst> {
 fn check_function(func: &super::Function) -> Result<(), Error> {
     // A set sized by the function, not the id bound: a module of many small functions
     // with a large bound must not cost bound × functions.
-    let blocks: std::collections::HashSet<u32> = func.blocks.iter().map(|b| b.id()).collect();
+    let blocks: foldhash::HashSet<u32> = func.blocks.iter().map(|b| b.id()).collect();
     let in_func = |id: u32| blocks.contains(&id);
     for b in &func.blocks {
         for inst in &b.insts {

@@ -7,7 +7,7 @@
 //! DFS), built over each function's branch edges; uses in unreachable blocks are not
 //! checked (they are never executed and lowering drops them).
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use super::{Function, Inst, Op, Operand};
 use crate::analysis::{Block, Cfg, DomTree};

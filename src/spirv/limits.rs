@@ -25,7 +25,7 @@
 //! so type cycles are rejected here and every later walk over types terminates; every
 //! walk in this file is a loop over the module in order, never a recursion.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::{Inst, Module, Op, Operand};
 use crate::error::{Error, ErrorKind};

@@ -7,7 +7,7 @@
 //! SPIR-V specification's (the fuzzer found every one of them missing; see
 //! `tests/malformed/fuzz-artifact-*.spv`).
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use super::check::all_insts;
 use super::{Inst, Module, Op};
@@ -54,7 +54,7 @@ struct ValueTypes {
     /// Each function's function type.
     function_type: HashMap<u32, u32>,
     /// Image and sampled-image types.
-    images: std::collections::HashSet<u32>,
+    images: HashSet<u32>,
 }
 
 enum Members {
