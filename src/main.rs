@@ -165,32 +165,49 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Translates one input to text (the IR, or a report); errors are one line, prefixed
-/// with the input name.
+/// What translating one input gives: the module, or a report about it.
+enum Output {
+    Ir(Box<spirv_lift::Module>),
+    Text(String),
+}
+
+impl Output {
+    /// Streams the output (the IR goes out in pieces, never held whole as text).
+    fn write_to(&self, w: &mut dyn Write) -> std::io::Result<()> {
+        match self {
+            Output::Ir(m) => m.write_io(w),
+            Output::Text(t) => w.write_all(t.as_bytes()),
+        }
+    }
+}
+
+/// Translates one input (to the IR, or a report); errors are one line, prefixed with
+/// the input name.
 fn translate_one(
     path: &Path,
     options: &Options,
     report: Option<ReportKind>,
-) -> std::result::Result<(String, Vec<String>), String> {
+) -> std::result::Result<(Output, Vec<String>), String> {
     let name = path.display();
     let bytes = read_input(path).map_err(|e| format!("{e:#}"))?;
     let module =
         spirv_lift::translate_bytes(&bytes, options).map_err(|e| format!("{name}: {e}"))?;
+    drop(bytes);
     let warnings = module
         .warnings
         .iter()
         .map(|w| format!("{name}: {w}"))
         .collect();
-    let text = match report {
-        Some(ReportKind::Mmra) => spirv_lift::report::mmra_report(&module),
-        None => module.to_string(),
+    let out = match report {
+        Some(ReportKind::Mmra) => Output::Text(spirv_lift::report::mmra_report(&module)),
+        None => Output::Ir(Box::new(module)),
     };
-    Ok((text, warnings))
+    Ok((out, warnings))
 }
 
-/// Writes `text` to `path` through a temporary file and a rename, so an error never leaves
+/// Writes `out` to `path` through a temporary file and a rename, so an error never leaves
 /// a half-written output behind.
-fn write_atomically(path: &Path, text: &str) -> Result<()> {
+fn write_atomically(path: &Path, out: &Output) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -202,10 +219,13 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
         std::process::id()
     ));
     let result = (|| -> Result<()> {
-        let mut f = std::fs::File::create(&tmp)
+        let f = std::fs::File::create(&tmp)
             .with_context(|| format!("cannot create {}", tmp.display()))?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all().ok();
+        let mut w = f;
+        out.write_to(&mut w)
+            .and_then(|_| w.flush())
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        drop(w);
         std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
         Ok(())
     })();
@@ -233,12 +253,12 @@ fn run(cli: &Cli) -> Result<bool> {
         }
         let input = &cli.inputs[0];
         return Ok(match translate_one(input, &options, cli.report) {
-            Ok((text, warnings)) => {
+            Ok((out, warnings)) => {
                 for w in warnings {
                     eprintln!("warning: {w}");
                 }
-                match &cli.output {
-                    Some(path) => write_atomically(path, &text)
+                let written = match &cli.output {
+                    Some(path) => write_atomically(path, &out)
                         .map_err(|e| anyhow::anyhow!("{e:#}"))
                         .map(|_| true)
                         .unwrap_or_else(|e| {
@@ -246,12 +266,16 @@ fn run(cli: &Cli) -> Result<bool> {
                             false
                         }),
                     None => {
-                        let mut out = std::io::stdout().lock();
+                        let mut w = std::io::stdout().lock();
                         // A closed pipe (e.g. `| head`) is not an error worth reporting.
-                        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+                        let _ = out.write_to(&mut w).and_then(|_| w.flush());
                         true
                     }
-                }
+                };
+                // The process is about to exit: freeing a large module piece by piece
+                // would only cost time.
+                std::mem::forget(out);
+                written
             }
             Err(e) => {
                 eprintln!("error: {e}");
@@ -307,8 +331,8 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
                         break;
                     };
                     let r =
-                        translate_one(input, options, cli.report).and_then(|(text, warnings)| {
-                            write_atomically(&outputs[i], &text).map_err(|e| format!("{e:#}"))?;
+                        translate_one(input, options, cli.report).and_then(|(out, warnings)| {
+                            write_atomically(&outputs[i], &out).map_err(|e| format!("{e:#}"))?;
                             Ok(warnings)
                         });
                     if let Ok(mut slot) = slots[i].lock() {

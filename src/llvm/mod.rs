@@ -413,6 +413,47 @@ impl Module {
         print::write_module(w, self)
     }
 
+    /// Writes the module as LLVM assembly to a byte stream, without building the whole
+    /// text in memory first (it goes out in 64 KiB pieces).
+    pub fn write_io(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        const CHUNK: usize = 1 << 16;
+        struct Chunked<'a> {
+            inner: &'a mut dyn std::io::Write,
+            buf: String,
+            error: Option<std::io::Error>,
+        }
+        impl Chunked<'_> {
+            fn flush(&mut self) -> std::fmt::Result {
+                let r = self.inner.write_all(self.buf.as_bytes());
+                self.buf.clear();
+                r.map_err(|e| {
+                    self.error = Some(e);
+                    std::fmt::Error
+                })
+            }
+        }
+        impl std::fmt::Write for Chunked<'_> {
+            fn write_str(&mut self, s: &str) -> std::fmt::Result {
+                self.buf.push_str(s);
+                if self.buf.len() >= CHUNK {
+                    self.flush()?;
+                }
+                Ok(())
+            }
+        }
+        let mut c = Chunked {
+            inner: w,
+            buf: String::with_capacity(CHUNK + 4096),
+            error: None,
+        };
+        match print::write_module(&mut c, self).and_then(|()| c.flush()) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(c
+                .error
+                .unwrap_or_else(|| std::io::Error::other("formatting the module failed"))),
+        }
+    }
+
     /// The type of a value in the context of function `f`.
     pub fn value_type(&self, f: &Function, v: Value) -> TypeId {
         match v {
