@@ -18,7 +18,7 @@ fn stdout(out: &Output) -> String {
 
 #[test]
 fn whole_corpus_conforms() {
-    let out = run(&mut conform(&[
+    let out = run(conform(&[
         "--xfail",
         "tests/conform/xfail.txt",
         "shaders",
@@ -103,12 +103,12 @@ fn json_and_exit_status_on_failure() {
 #[test]
 fn missing_tools_skip_or_fail_under_ci() {
     let module = "shaders/vmm_shared_barrier.comp.spv";
-    let out = run(&mut conform(&[module]).env("PATH", "").env_remove("CI"));
+    let out = run(conform(&[module]).env("PATH", "").env_remove("CI"));
     let text = stdout(&out);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("skip shaders/vmm_shared_barrier.comp.spv opt-22: missing tool opt-22"));
     assert!(text.ends_with("1 passed, 0 failed\n"), "{text}");
-    let out = run(&mut conform(&[module]).env("PATH", "").env("CI", "true"));
+    let out = run(conform(&[module]).env("PATH", "").env("CI", "true"));
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("FAIL shaders/vmm_shared_barrier.comp.spv opt-22: missing tool opt-22"));
