@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 #[derive(Parser, Debug)]
 #[command(
     name = "spirv-lift conform",
+    bin_name = "spirv-lift conform",
     version,
     verbatim_doc_comment,
     about = "Round-trip conformance: for each SPIR-V module (a directory means its *.spv files),\n\
