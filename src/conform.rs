@@ -386,6 +386,10 @@ fn annotations(text: &str, tools: &Tools, ll: &Path, bc: &Path, dis: &Path) -> S
         Ok(d) => d,
         Err(e) => return Status::Fail(format!("llvm-dis output, {e}")),
     };
+    // The reading of LLVM's own print is complete too.
+    if let Err(e) = roundtrip::reader_fixpoint(&reread) {
+        return Status::Fail(format!("llvm-dis output does not read back exactly: {e}"));
+    }
     match roundtrip::compare_annotations(&a, &b, DIFF_LIMIT) {
         Ok(d) if d.is_empty() => Status::Pass,
         Ok(d) => Status::Fail(d.join("; ")),
