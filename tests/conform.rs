@@ -154,3 +154,38 @@ fn llvm_bug_reproducers_reproduce() {
         "{e}"
     );
 }
+
+/// The reader's fixpoint holds for every profile's output, not only the default one
+/// `conform` checks (modules the amdgcn profile refuses, e.g. graphics stages, are
+/// skipped).
+#[test]
+fn reader_fixpoint_for_every_profile() {
+    use spirv_lift::{Options, Target};
+    let profiles = [
+        Options {
+            target: Target::Amdgcn,
+            ..Options::default()
+        },
+        Options {
+            mmra: false,
+            convergence: false,
+            ..Options::default()
+        },
+    ];
+    let mut checked = 0;
+    for path in common::corpus_files() {
+        let bytes = std::fs::read(&path).expect("read corpus module");
+        for options in &profiles {
+            let Ok(module) = spirv_lift::translate_bytes(&bytes, options) else {
+                assert_eq!(options.target, Target::Amdgcn, "{}", path.display());
+                continue;
+            };
+            let text = module.to_string();
+            if let Err(e) = spirv_lift::roundtrip::reader_fixpoint(&text) {
+                panic!("{} ({:?}): {e}", path.display(), options.target);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} outputs checked");
+}
