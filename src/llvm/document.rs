@@ -793,7 +793,11 @@ impl Document {
             .iter()
             .filter_map(|i| match i {
                 Item::Metadata(d) => Some((d.name.as_str(), d)),
-                _ => None,
+                Item::Blank
+                | Item::Comment(_)
+                | Item::Line(_)
+                | Item::Function(_)
+                | Item::Attributes { .. } => None,
             })
             .collect()
     }
@@ -802,7 +806,11 @@ impl Document {
     pub fn functions(&self) -> impl Iterator<Item = &Function> {
         self.items.iter().filter_map(|i| match i {
             Item::Function(f) => Some(f),
-            _ => None,
+            Item::Blank
+            | Item::Comment(_)
+            | Item::Line(_)
+            | Item::Metadata(_)
+            | Item::Attributes { .. } => None,
         })
     }
 
@@ -831,7 +839,10 @@ impl Document {
             let t = match op {
                 MdOp::Node(n) => tag_of(&tuple(n)?),
                 MdOp::Inline(MdBody::Tuple(inner)) => tag_of(inner),
-                _ => None,
+                MdOp::Inline(MdBody::Specialized(_))
+                | MdOp::Str(_)
+                | MdOp::Null
+                | MdOp::Value(_) => None,
             };
             set.insert(t.ok_or_else(|| format!("!{node} is not an MMRA tag set"))?);
         }
@@ -844,7 +855,7 @@ impl Function {
     pub fn insts(&self) -> impl Iterator<Item = &Inst> {
         self.body.iter().filter_map(|b| match b {
             BodyItem::Inst(i) => Some(i),
-            _ => None,
+            BodyItem::Blank | BodyItem::Comment(_) | BodyItem::Label { .. } => None,
         })
     }
 }

@@ -120,8 +120,8 @@ impl fmt::Display for WalkError {
 
 impl std::error::Error for WalkError {}
 
-/// Position of the scope operand (in operand words after the opcode word) and whether
-/// the instruction has a result type and id before its operands.
+/// For an atomic opcode, the index of its scope operand among the words after the
+/// opcode word (the semantics follow it); `None` for other opcodes.
 fn atomic_layout(opcode: u32) -> Option<usize> {
     use op::*;
     match opcode {
