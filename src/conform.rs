@@ -143,25 +143,59 @@ fn is_executable(path: &Path) -> bool {
     path.is_file()
 }
 
-/// Runs a tool; `Err` carries its exit status and output (a few lines).
+/// How long one tool run may take before it is killed and its check fails.
+const TOOL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Reads a child's output stream to the end on another thread (so a chatty tool cannot
+/// block on a full pipe while we wait for it).
+fn drain(stream: Option<impl std::io::Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut s) = stream {
+            let _ = s.read_to_end(&mut buf);
+        }
+        buf
+    })
+}
+
+/// Runs a tool (killed after [`TOOL_TIMEOUT`]); `Err` carries its exit status and the
+/// first lines of its output.
 fn run(tool: &Path, args: &[&std::ffi::OsStr]) -> std::result::Result<(), String> {
-    let out = Command::new(tool)
+    let name = tool.file_name().unwrap_or_default().to_string_lossy();
+    let mut child = Command::new(tool)
         .args(args)
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
-    if out.status.success() {
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
+    let start = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) if start.elapsed() > TOOL_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break Err(format!("{name}: killed after {} s", TOOL_TIMEOUT.as_secs()));
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5)),
+            Err(e) => break Err(format!("{name}: {e}")),
+        }
+    };
+    let mut text = String::from_utf8_lossy(&err.join().unwrap_or_default()).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.join().unwrap_or_default()));
+    let status = status?;
+    if status.success() {
         return Ok(());
     }
-    let mut text = String::from_utf8_lossy(&out.stderr).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stdout));
     let brief: Vec<&str> = text
         .lines()
         .filter(|l| !l.trim().is_empty())
         .take(3)
         .collect();
-    let name = tool.file_name().unwrap_or_default().to_string_lossy();
-    Err(format!("{name} ({}): {}", out.status, brief.join(" | ")))
+    Err(format!("{name} ({status}): {}", brief.join(" | ")))
 }
 
 /// What the module says about itself.
