@@ -15,6 +15,7 @@ pub mod llvm;
 pub mod lower;
 pub mod mmra;
 pub mod report;
+pub mod roundtrip;
 pub mod spirv;
 
 pub use error::{Error, ErrorKind, Location};

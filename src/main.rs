@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+mod conform;
+
 /// The translator makes many small, short-lived allocations; with glibc's allocator
 /// malloc and free took about a fifth of the time (perf, `scripts/bench.sh`).
 #[global_allocator]
@@ -22,6 +24,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 ///   spirv-lift --out-dir out/ -j 4 *.spv     translate many files in parallel
 ///   cat shader.spv | spirv-lift -            read standard input
 ///   spirv-lift verify out.ll                 lint convergence control in any LLVM IR
+///   spirv-lift conform shaders cl-kernels    round-trip conformance (`conform --help`)
 ///
 /// Exit status: 0 on success, 1 when a module cannot be translated (one line per error on
 /// stderr, with word offset, opcode and result id), 2 on a usage error.
@@ -116,8 +119,8 @@ fn verify(cli: &VerifyCli) -> Result<bool> {
 }
 
 fn main() -> ExitCode {
-    // `verify` is a subcommand; anything else is a list of SPIR-V inputs (a SPIR-V file
-    // literally named `verify` can be passed as `./verify`).
+    // `verify` and `conform` are subcommands; anything else is a list of SPIR-V inputs (a SPIR-V file
+    // literally named `verify` or `conform` can be passed as `./verify`).
     if std::env::args_os().nth(1).is_some_and(|a| a == "verify") {
         let cli = VerifyCli::parse_from(std::env::args_os().skip(1));
         return match verify(&cli) {
@@ -128,6 +131,9 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         };
+    }
+    if std::env::args_os().nth(1).is_some_and(|a| a == "conform") {
+        return conform::main(std::env::args_os().skip(1));
     }
     let cli = Cli::parse();
     match run(&cli) {

@@ -4,6 +4,7 @@
 //! indices; values inside a function are [`LocalId`]s with a name and a type. Printing
 //! streams into any [`std::fmt::Write`] ([`Module::write_to`], or `Display`).
 
+pub mod document;
 mod ids;
 mod inst;
 mod names;

@@ -1,0 +1,191 @@
+//! `spirv-lift conform` over the whole corpus (CI runs it here), its failure modes, and
+//! the LLVM bug reproducers behind its expected failures.
+
+mod common;
+
+use common::{repo_root, run, tool};
+use std::process::{Command, Output};
+
+fn conform(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_spirv-lift"));
+    cmd.current_dir(repo_root()).arg("conform").args(args);
+    cmd
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn whole_corpus_conforms() {
+    let out = run(conform(&[
+        "--xfail",
+        "tests/conform/xfail.txt",
+        "shaders",
+        "cl-kernels",
+    ])
+    // A missing tool must fail the run here, not skip checks.
+    .env("CI", "true"));
+    let text = stdout(&out);
+    assert!(
+        out.status.success(),
+        "conform failed:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let modules = common::corpus_files().len();
+    assert_eq!(
+        text.lines().last(),
+        Some(format!("{modules} passed, 0 failed").as_str()),
+        "{text}"
+    );
+    // Every kernel went through llc, every module through the annotation check.
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("shaders/") || l.starts_with("cl-kernels/"))
+        .collect();
+    assert_eq!(rows.len(), modules, "{text}");
+    for row in rows {
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells.len(), 9, "{row}");
+        let kernel = row.starts_with("cl-kernels/");
+        for (k, cell) in cells[1..].iter().enumerate() {
+            let llc_check = k == 4 || k == 5;
+            let ok = match (llc_check, kernel) {
+                (true, false) => *cell == "-",
+                // No sync comparison when llc itself is an expected failure.
+                (true, true) => {
+                    *cell == "pass" || *cell == "xfail" || (k == 5 && cells[5] == "xfail")
+                }
+                (false, _) => *cell == "pass",
+            };
+            assert!(ok, "check {k} is `{cell}`: {row}");
+        }
+    }
+}
+
+#[test]
+fn json_and_exit_status_on_failure() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let stale = dir.path().join("xfail.txt");
+    std::fs::write(
+        &stale,
+        "# a check that passes, listed as expected to fail\n\
+         local_reduce.O2.spv reader-fixpoint pretend\n",
+    )
+    .expect("write xfail");
+    let out = run(&mut conform(&[
+        "--json",
+        "--xfail",
+        stale.to_str().expect("utf-8 path"),
+        "cl-kernels/local_reduce.O2.spv",
+    ]));
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("\"reader-fixpoint\": {\"status\": \"fail\""),
+        "{text}"
+    );
+    assert!(text.contains("remove the --xfail entry"), "{text}");
+    assert!(text.contains("\"passed\": 0, \"failed\": 1"), "{text}");
+
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "local_reduce.O2.spv no-such-check why\n").expect("write");
+    let out = run(&mut conform(&[
+        "--xfail",
+        bad.to_str().expect("utf-8 path"),
+        "cl-kernels",
+    ]));
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&mut conform(&["no/such/dir"]));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn missing_tools_skip_or_fail_under_ci() {
+    let module = "shaders/vmm_shared_barrier.comp.spv";
+    let out = run(conform(&[module]).env("PATH", "").env_remove("CI"));
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("skip shaders/vmm_shared_barrier.comp.spv opt-22: missing tool opt-22"));
+    assert!(text.ends_with("1 passed, 0 failed\n"), "{text}");
+    let out = run(conform(&[module]).env("PATH", "").env("CI", "true"));
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("FAIL shaders/vmm_shared_barrier.comp.spv opt-22: missing tool opt-22"));
+}
+
+/// Compiles a reproducer with `llc-22`; `Err` is llc's stderr.
+fn llc(name: &str) -> Result<Vec<u8>, String> {
+    let ll = repo_root().join("tests/conform/llvm-bugs").join(name);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spv = dir.path().join("out.spv");
+    let out = run(Command::new(tool("llc-22"))
+        .arg("-mtriple=spirv64-unknown-unknown")
+        .arg("-filetype=obj")
+        .arg(&ll)
+        .arg("-o")
+        .arg(&spv));
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(std::fs::read(&spv).expect("llc output"))
+}
+
+/// The expected failures are LLVM's: each reproducer still shows its bug.
+#[test]
+fn llvm_bug_reproducers_reproduce() {
+    let atomics = llc("atomic_load_store.ll").expect("llc compiles it");
+    let ops =
+        spirv_lift::roundtrip::sync::sync_ops(&common::words_le(&atomics)).expect("walk output");
+    assert!(
+        ops.is_empty(),
+        "OpAtomicLoad/Store are back: remove the xfail entries ({ops:?})"
+    );
+    for name in ["struct_index_zero.ll", "vstore_halfn_r.ll"] {
+        let spv = llc(name).expect("llc compiles it");
+        assert!(
+            common::spirv_val(&spv, "spv1.4").is_err(),
+            "{name} now validates: remove its xfail entries"
+        );
+    }
+    let e = llc("printf_constant_format.ll").expect_err("llc rejects it");
+    assert!(
+        e.contains("SPV_EXT_relaxed_printf_string_address_space"),
+        "{e}"
+    );
+}
+
+/// The reader's fixpoint holds for every profile's output, not only the default one
+/// `conform` checks (modules the amdgcn profile refuses, e.g. graphics stages, are
+/// skipped).
+#[test]
+fn reader_fixpoint_for_every_profile() {
+    use spirv_lift::{Options, Target};
+    let profiles = [
+        Options {
+            target: Target::Amdgcn,
+            ..Options::default()
+        },
+        Options {
+            mmra: false,
+            convergence: false,
+            ..Options::default()
+        },
+    ];
+    let mut checked = 0;
+    for path in common::corpus_files() {
+        let bytes = std::fs::read(&path).expect("read corpus module");
+        for options in &profiles {
+            let Ok(module) = spirv_lift::translate_bytes(&bytes, options) else {
+                assert_eq!(options.target, Target::Amdgcn, "{}", path.display());
+                continue;
+            };
+            let text = module.to_string();
+            if let Err(e) = spirv_lift::roundtrip::reader_fixpoint(&text) {
+                panic!("{} ({:?}): {e}", path.display(), options.target);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} outputs checked");
+}
