@@ -12,7 +12,7 @@ impl Ctx<'_> {
     /// Lowers one module-level instruction (type, constant, variable, …).
     pub(crate) fn lower_global_inst(&mut self, inst: &Inst) -> Result<(), Error> {
         match inst.op {
-            op if is_type_op(op) => self.lower_type(inst),
+            op if crate::spirv::is_type_op(op) => self.lower_type(inst),
             Op::ConstantTrue | Op::ConstantFalse | Op::SpecConstantTrue | Op::SpecConstantFalse => {
                 let t = self.llty(inst.rty()?)?;
                 let v = matches!(inst.op, Op::ConstantTrue | Op::SpecConstantTrue);
@@ -311,36 +311,3 @@ fn half_to_f64(h: u16) -> f64 {
     }
 }
 
-/// Whether an opcode declares a type.
-pub fn is_type_op(op: Op) -> bool {
-    matches!(
-        op,
-        Op::TypeVoid
-            | Op::TypeBool
-            | Op::TypeInt
-            | Op::TypeFloat
-            | Op::TypeVector
-            | Op::TypeMatrix
-            | Op::TypeImage
-            | Op::TypeSampler
-            | Op::TypeSampledImage
-            | Op::TypeArray
-            | Op::TypeRuntimeArray
-            | Op::TypeStruct
-            | Op::TypeOpaque
-            | Op::TypePointer
-            | Op::TypeFunction
-            | Op::TypeEvent
-            | Op::TypeDeviceEvent
-            | Op::TypeReserveId
-            | Op::TypeQueue
-            | Op::TypePipe
-            | Op::TypeForwardPointer
-            | Op::TypePipeStorage
-            | Op::TypeNamedBarrier
-            | Op::TypeUntypedPointerKHR
-            | Op::TypeCooperativeMatrixKHR
-            | Op::TypeAccelerationStructureKHR
-            | Op::TypeRayQueryKHR
-    )
-}

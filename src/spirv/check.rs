@@ -72,7 +72,7 @@ pub fn check(module: &Module) -> Result<(), Error> {
                 .get(t as usize)
                 .copied()
                 .flatten()
-                .is_some_and(super::limits::is_type)
+                .is_some_and(super::is_type_op)
         {
             return Err(inst.invalid(format!("result type %{t} is not a type")));
         }

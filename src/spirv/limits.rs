@@ -117,7 +117,7 @@ pub fn check(module: &Module) -> Result<(), Error> {
     let mut g = Globals::default();
     let mut inline: u64 = 0;
     for inst in &module.globals {
-        if is_type(inst.op) {
+        if super::is_type_op(inst.op) {
             check_type(&mut g, inst)?;
         } else {
             inline = inline.saturating_add(check_global(&mut g, inst)?);
@@ -154,34 +154,6 @@ pub fn check(module: &Module) -> Result<(), Error> {
     check_recursion(module)
 }
 
-/// Whether `op` defines a type.
-pub(crate) fn is_type(op: Op) -> bool {
-    matches!(
-        op,
-        Op::TypeVoid
-            | Op::TypeBool
-            | Op::TypeInt
-            | Op::TypeFloat
-            | Op::TypeVector
-            | Op::TypeMatrix
-            | Op::TypeImage
-            | Op::TypeSampler
-            | Op::TypeSampledImage
-            | Op::TypeArray
-            | Op::TypeRuntimeArray
-            | Op::TypeStruct
-            | Op::TypeOpaque
-            | Op::TypePointer
-            | Op::TypeFunction
-            | Op::TypeEvent
-            | Op::TypeDeviceEvent
-            | Op::TypeReserveId
-            | Op::TypeQueue
-            | Op::TypePipe
-            | Op::TypeForwardPointer
-            | Op::TypeUntypedPointerKHR
-    )
-}
 
 fn leaf(class: Class) -> TypeFacts {
     TypeFacts {

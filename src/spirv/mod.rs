@@ -647,3 +647,37 @@ mod tests {
         );
     }
 }
+
+/// Whether an opcode declares a type (one list for the checks and the lowering).
+pub fn is_type_op(op: Op) -> bool {
+    matches!(
+        op,
+        Op::TypeVoid
+            | Op::TypeBool
+            | Op::TypeInt
+            | Op::TypeFloat
+            | Op::TypeVector
+            | Op::TypeMatrix
+            | Op::TypeImage
+            | Op::TypeSampler
+            | Op::TypeSampledImage
+            | Op::TypeArray
+            | Op::TypeRuntimeArray
+            | Op::TypeStruct
+            | Op::TypeOpaque
+            | Op::TypePointer
+            | Op::TypeFunction
+            | Op::TypeEvent
+            | Op::TypeDeviceEvent
+            | Op::TypeReserveId
+            | Op::TypeQueue
+            | Op::TypePipe
+            | Op::TypeForwardPointer
+            | Op::TypePipeStorage
+            | Op::TypeNamedBarrier
+            | Op::TypeUntypedPointerKHR
+            | Op::TypeCooperativeMatrixKHR
+            | Op::TypeAccelerationStructureKHR
+            | Op::TypeRayQueryKHR
+    )
+}
