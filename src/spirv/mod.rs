@@ -631,23 +631,6 @@ fn fix_ext_inst_literals(module: &mut Module) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::strip_positions;
-
-    #[test]
-    fn decode_messages_lose_rspirv_byte_offsets() {
-        assert_eq!(
-            strip_positions("operand decoding error: reached word limit at index 912"),
-            "operand decoding error: reached word limit"
-        );
-        assert_eq!(
-            strip_positions("unknown opcode (7) for instruction #3 at offset 40"),
-            "unknown opcode (7)"
-        );
-    }
-}
-
 /// Whether an opcode declares a type (one list for the checks and the lowering).
 pub fn is_type_op(op: Op) -> bool {
     matches!(
@@ -680,4 +663,21 @@ pub fn is_type_op(op: Op) -> bool {
             | Op::TypeAccelerationStructureKHR
             | Op::TypeRayQueryKHR
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_positions;
+
+    #[test]
+    fn decode_messages_lose_rspirv_byte_offsets() {
+        assert_eq!(
+            strip_positions("operand decoding error: reached word limit at index 912"),
+            "operand decoding error: reached word limit"
+        );
+        assert_eq!(
+            strip_positions("unknown opcode (7) for instruction #3 at offset 40"),
+            "unknown opcode (7)"
+        );
+    }
 }
