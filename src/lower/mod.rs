@@ -18,6 +18,7 @@ mod memory;
 mod ops;
 mod tags;
 mod types;
+mod wave;
 
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
