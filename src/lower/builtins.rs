@@ -36,6 +36,8 @@ fn is_convergent_amdgcn_intrinsic(base: &str) -> bool {
             | "amdgcn.readfirstlane"
             | "amdgcn.readlane"
             | "amdgcn.ds.bpermute"
+            | "amdgcn.wave.reduce.umin"
+            | "amdgcn.wave.reduce.umax"
     )
 }
 

@@ -11,6 +11,7 @@
 //! | `GroupNonUniformElect` | `lane == readfirstlane(lane)` |
 //! | `GroupNonUniformBroadcastFirst`, `SubgroupFirstInvocationKHR` | `llvm.amdgcn.readfirstlane.i32` |
 //! | `GroupNonUniformBroadcast`, `SubgroupReadInvocationKHR` | `llvm.amdgcn.readlane.i32` (the lane is uniform by the SPIR-V rules) |
+//! | `GroupNonUniformUMin` / `UMax`, `Reduce` of an `i32` | `llvm.amdgcn.wave.reduce.umin` / `umax.i32(x, 0)` |
 //! | `GroupNonUniformShuffle` / `Xor` / `Up` / `Down` | `llvm.amdgcn.ds.bpermute(4 × source lane, x)` with source lane `id` / `lane ^ m` / `lane − d` / `lane + d` |
 //!
 //! The ballot is 64 bits wide whatever the wave size (gfx942 runs wave64; on wave32
@@ -23,7 +24,7 @@ use super::func::FnCtx;
 use crate::Target;
 use crate::error::Error;
 use crate::llvm::{BinOp, CastOp, Const, IPred, InstKind, Type, TypeId, Value};
-use crate::spirv::{Inst, Op};
+use crate::spirv::{Inst, Op, Operand};
 use ::spirv::Scope;
 
 /// A per-lane 32-bit operation applied to each piece of a value.
@@ -53,7 +54,9 @@ impl FnCtx<'_, '_> {
             | Op::GroupNonUniformShuffle
             | Op::GroupNonUniformShuffleXor
             | Op::GroupNonUniformShuffleUp
-            | Op::GroupNonUniformShuffleDown => {
+            | Op::GroupNonUniformShuffleDown
+            | Op::GroupNonUniformUMin
+            | Op::GroupNonUniformUMax => {
                 if self.cx.const_int(inst.id(0)?) != Some(Scope::Subgroup as u64) {
                     return Ok(false);
                 }
@@ -69,6 +72,24 @@ impl FnCtx<'_, '_> {
         };
         let i32t = self.cx.m.ty(Type::Int(32));
         let r = match inst.op {
+            Op::GroupNonUniformUMin | Op::GroupNonUniformUMax => {
+                // Only a whole-wave reduction of an i32 has an intrinsic in LLVM 19 and 22.
+                let reduce = matches!(
+                    inst.operand(1)?,
+                    Operand::GroupOperation(::spirv::GroupOperation::Reduce)
+                ) && inst.operands.len() == 3;
+                let v = self.val(inst.id(2)?)?;
+                if !reduce || self.ll_type_of(v) != i32t {
+                    return Ok(false);
+                }
+                let name = if inst.op == Op::GroupNonUniformUMin {
+                    "amdgcn.wave.reduce.umin"
+                } else {
+                    "amdgcn.wave.reduce.umax"
+                };
+                let strategy = self.cx.i32_val(0);
+                self.intrinsic(name, &[i32t], i32t, vec![v, strategy])?
+            }
             Op::GroupNonUniformElect => {
                 let lane = self.amdgcn_lane_id()?;
                 let first = self.lane_op(lane, LaneOp::ReadFirstLane)?;
