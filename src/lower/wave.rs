@@ -11,6 +11,7 @@
 //! | `GroupNonUniformElect` | `lane == readfirstlane(lane)` |
 //! | `GroupNonUniformBroadcastFirst`, `SubgroupFirstInvocationKHR` | `llvm.amdgcn.readfirstlane.i32` |
 //! | `GroupNonUniformBroadcast`, `SubgroupReadInvocationKHR` | `llvm.amdgcn.readlane.i32` (the lane is uniform by the SPIR-V rules) |
+//! | OpenCL's `GroupAll` / `GroupAny` / `GroupBroadcast` (scalar id) / `GroupUMin` / `GroupUMax` | as the non-uniform forms |
 //! | `GroupNonUniformUMin` / `UMax`, `Reduce` of an `i32` | `llvm.amdgcn.wave.reduce.umin` / `umax.i32(x, 0)` |
 //! | `GroupNonUniformShuffle` / `Xor` / `Up` / `Down` | `llvm.amdgcn.ds.bpermute(4 × source lane, x)` with source lane `id` / `lane ^ m` / `lane − d` / `lane + d` |
 //!
@@ -56,7 +57,12 @@ impl FnCtx<'_, '_> {
             | Op::GroupNonUniformShuffleUp
             | Op::GroupNonUniformShuffleDown
             | Op::GroupNonUniformUMin
-            | Op::GroupNonUniformUMax => {
+            | Op::GroupNonUniformUMax
+            | Op::GroupAll
+            | Op::GroupAny
+            | Op::GroupBroadcast
+            | Op::GroupUMin
+            | Op::GroupUMax => {
                 if self.cx.const_int(inst.id(0)?) != Some(Scope::Subgroup as u64) {
                     return Ok(false);
                 }
@@ -72,7 +78,7 @@ impl FnCtx<'_, '_> {
         };
         let i32t = self.cx.m.ty(Type::Int(32));
         let r = match inst.op {
-            Op::GroupNonUniformUMin | Op::GroupNonUniformUMax => {
+            Op::GroupNonUniformUMin | Op::GroupNonUniformUMax | Op::GroupUMin | Op::GroupUMax => {
                 // Only a whole-wave reduction of an i32 has an intrinsic in LLVM 19 and 22.
                 let reduce = matches!(
                     inst.operand(1)?,
@@ -82,7 +88,7 @@ impl FnCtx<'_, '_> {
                 if !reduce || self.ll_type_of(v) != i32t {
                     return Ok(false);
                 }
-                let name = if inst.op == Op::GroupNonUniformUMin {
+                let name = if matches!(inst.op, Op::GroupNonUniformUMin | Op::GroupUMin) {
                     "amdgcn.wave.reduce.umin"
                 } else {
                     "amdgcn.wave.reduce.umax"
@@ -103,14 +109,14 @@ impl FnCtx<'_, '_> {
                 let b = self.ballot(p)?;
                 self.ballot_vector(b, self.cx.llty(inst.rty()?)?)?
             }
-            Op::GroupNonUniformAll | Op::SubgroupAllKHR => {
+            Op::GroupNonUniformAll | Op::SubgroupAllKHR | Op::GroupAll => {
                 let p = self.val(inst.id(first)?)?;
                 if !self.is_i1(p) {
                     return Ok(false);
                 }
                 self.all(p)?
             }
-            Op::GroupNonUniformAny | Op::SubgroupAnyKHR => {
+            Op::GroupNonUniformAny | Op::SubgroupAnyKHR | Op::GroupAny => {
                 let p = self.val(inst.id(first)?)?;
                 if !self.is_i1(p) {
                     return Ok(false);
@@ -136,12 +142,13 @@ impl FnCtx<'_, '_> {
                 }
                 self.lane_op(v, LaneOp::ReadFirstLane)?
             }
-            Op::GroupNonUniformBroadcast | Op::SubgroupReadInvocationKHR => {
+            Op::GroupNonUniformBroadcast | Op::SubgroupReadInvocationKHR | Op::GroupBroadcast => {
                 let v = self.val(inst.id(first)?)?;
-                if !self.lane_mappable(self.ll_type_of(v)) {
+                let l = self.val(inst.id(first + 1)?)?;
+                let scalar_lane = matches!(self.cx.m.type_of_id(self.ll_type_of(l)), Type::Int(_));
+                if !self.lane_mappable(self.ll_type_of(v)) || !scalar_lane {
                     return Ok(false);
                 }
-                let l = self.val(inst.id(first + 1)?)?;
                 let l = self.resize_int(l, i32t, false);
                 self.lane_op(v, LaneOp::ReadLane(l))?
             }
