@@ -265,7 +265,12 @@ impl Ctx<'_> {
                     ep.name, ep.func
                 )));
             };
-            let size = self.local_size(ep.func);
+            // On AMDGPU `reqd_work_group_size` is a promise the backend optimizes on (e.g.
+            // a work-item id that is always 0); a size from specialization constants may
+            // change after translation, so it makes none.
+            let size = self.local_size(ep.func).filter(|_| {
+                self.opts.target == Target::Generic || !self.local_size_is_specialized(ep.func)
+            });
             let fid = if self.called.get(ep.func as usize).copied().unwrap_or(false) {
                 self.entry_wrapper(ep, fid)?
             } else {
@@ -393,6 +398,26 @@ impl Ctx<'_> {
         ));
         self.m.put_function(w, f);
         Ok(w)
+    }
+
+    /// Whether the workgroup size of `func` depends on specialization constants: a
+    /// `LocalSizeId` operand or a `WorkgroupSize` built-in that is one.
+    fn local_size_is_specialized(&self, func: u32) -> bool {
+        let by_id = self.exec_modes.iter().any(|inst| {
+            inst.id(0).ok() == Some(func)
+                && matches!(
+                    inst.operand(1),
+                    Ok(Operand::ExecutionMode(ExecutionMode::LocalSizeId))
+                )
+                && (2..5).any(|i| inst.id(i).is_ok_and(|id| self.is_spec_constant(id)))
+        });
+        let by_builtin = self.spv.globals.iter().any(|g| {
+            g.result_id.is_some_and(|id| {
+                self.is_spec_constant(id)
+                    && self.builtin_of(id) == Some(::spirv::BuiltIn::WorkgroupSize)
+            })
+        });
+        by_id || by_builtin
     }
 
     /// The workgroup size from LocalSize / LocalSizeId execution modes.
