@@ -12,6 +12,7 @@
 //! | `GroupNonUniformBroadcastFirst`, `SubgroupFirstInvocationKHR` | `llvm.amdgcn.readfirstlane.i32` |
 //! | `GroupNonUniformBroadcast`, `SubgroupReadInvocationKHR` | `llvm.amdgcn.readlane.i32` (the lane is uniform by the SPIR-V rules) |
 //! | OpenCL's `GroupAll` / `GroupAny` / `GroupBroadcast` (scalar id) / `GroupUMin` / `GroupUMax` | as the non-uniform forms |
+//! | `GroupNonUniformBallotBitExtract` / `BitCount` (reduce, scans) / `FindLSB` / `FindMSB`, `InverseBallot` | bit arithmetic on the ballot as an `i128` (`llvm.ctpop` / `cttz` / `ctlz`), lanes below `wavefrontsize` |
 //! | `GroupNonUniformUMin` / `UMax`, `Reduce` of an `i32` | `llvm.amdgcn.wave.reduce.umin` / `umax.i32(x, 0)` |
 //! | `GroupNonUniformShuffle` / `Xor` / `Up` / `Down` | `llvm.amdgcn.ds.bpermute(4 × source lane, x)` with source lane `id` / `lane ^ m` / `lane − d` / `lane + d` |
 //!
@@ -62,7 +63,12 @@ impl FnCtx<'_, '_> {
             | Op::GroupAny
             | Op::GroupBroadcast
             | Op::GroupUMin
-            | Op::GroupUMax => {
+            | Op::GroupUMax
+            | Op::GroupNonUniformBallotBitExtract
+            | Op::GroupNonUniformBallotBitCount
+            | Op::GroupNonUniformBallotFindLSB
+            | Op::GroupNonUniformBallotFindMSB
+            | Op::GroupNonUniformInverseBallot => {
                 if self.cx.const_int(inst.id(0)?) != Some(Scope::Subgroup as u64) {
                     return Ok(false);
                 }
@@ -77,6 +83,10 @@ impl FnCtx<'_, '_> {
             _ => return Ok(false),
         };
         let i32t = self.cx.m.ty(Type::Int(32));
+        if let Some(r) = self.ballot_query(inst)? {
+            self.define(inst, r)?;
+            return Ok(true);
+        }
         let r = match inst.op {
             Op::GroupNonUniformUMin | Op::GroupNonUniformUMax | Op::GroupUMin | Op::GroupUMax => {
                 // Only a whole-wave reduction of an i32 has an intrinsic in LLVM 19 and 22.
@@ -182,6 +192,93 @@ impl FnCtx<'_, '_> {
         };
         self.define(inst, r)?;
         Ok(true)
+    }
+
+    /// The ballot queries: plain bit arithmetic on the ballot as an `i128` (element 0
+    /// in the low bits), with the wave's lanes as the subgroup. `Ok(None)` for the other
+    /// instructions and for forms left to the builtin (a non-`<4 x i32>` value, a
+    /// clustered bit count).
+    fn ballot_query(&mut self, inst: &Inst) -> Result<Option<Value>, Error> {
+        let value_at = match inst.op {
+            Op::GroupNonUniformBallotBitCount => 2,
+            Op::GroupNonUniformBallotBitExtract
+            | Op::GroupNonUniformBallotFindLSB
+            | Op::GroupNonUniformBallotFindMSB
+            | Op::GroupNonUniformInverseBallot => 1,
+            _ => return Ok(None),
+        };
+        let v = self.val(inst.id(value_at)?)?;
+        let (i32t, i128t) = (self.cx.m.ty(Type::Int(32)), self.cx.m.ty(Type::Int(128)));
+        let v4 = self.cx.m.ty(Type::Vector(4, i32t));
+        if self.ll_type_of(v) != v4 {
+            return Ok(None);
+        }
+        let op = match (inst.op, inst.operand(1)?) {
+            (Op::GroupNonUniformBallotBitCount, Operand::GroupOperation(g)) => Some(*g),
+            (Op::GroupNonUniformBallotBitCount, _) => return Ok(None),
+            _ => None,
+        };
+        let bits = self.cast(CastOp::BitCast, v, i128t);
+        let rty = self.cx.llty(inst.rty()?)?;
+        let one = Value::Const(self.cx.int_const(i128t, 1));
+        let r = match inst.op {
+            Op::GroupNonUniformBallotBitExtract | Op::GroupNonUniformInverseBallot => {
+                let idx = if inst.op == Op::GroupNonUniformInverseBallot {
+                    self.amdgcn_lane_id()?
+                } else {
+                    let i = self.val(inst.id(2)?)?;
+                    self.resize_int(i, i32t, false)
+                };
+                let idx = self.resize_int(idx, i128t, false);
+                let sh = self.bin(BinOp::LShr, bits, idx);
+                let bit = self.bin(BinOp::And, sh, one);
+                let zero = Value::Const(self.cx.int_const(i128t, 0));
+                self.cmp_i(IPred::Ne, bit, zero)
+            }
+            Op::GroupNonUniformBallotBitCount => {
+                use ::spirv::GroupOperation as G;
+                let mask = match op {
+                    Some(G::Reduce) => self.wave_mask()?,
+                    Some(G::InclusiveScan | G::ExclusiveScan) => {
+                        let lane = self.amdgcn_lane_id()?;
+                        let lane = self.resize_int(lane, i128t, false);
+                        let base = if op == Some(G::InclusiveScan) { 2 } else { 1 };
+                        let base = Value::Const(self.cx.int_const(i128t, base));
+                        let shifted = self.bin(BinOp::Shl, base, lane);
+                        self.bin(BinOp::Sub, shifted, one)
+                    }
+                    _ => return Ok(None),
+                };
+                let masked = self.bin(BinOp::And, bits, mask);
+                let n = self.intrinsic("ctpop", &[i128t], i128t, vec![masked])?;
+                self.resize_int(n, rty, false)
+            }
+            _ => {
+                let mask = self.wave_mask()?;
+                let masked = self.bin(BinOp::And, bits, mask);
+                let f = self.bool_const(false);
+                if inst.op == Op::GroupNonUniformBallotFindLSB {
+                    let n = self.intrinsic("cttz", &[i128t], i128t, vec![masked, f])?;
+                    self.resize_int(n, rty, false)
+                } else {
+                    let n = self.intrinsic("ctlz", &[i128t], i128t, vec![masked, f])?;
+                    let n = self.resize_int(n, rty, false);
+                    let top = Value::Const(self.cx.int_const(rty, 127));
+                    self.bin(BinOp::Sub, top, n)
+                }
+            }
+        };
+        Ok(Some(r))
+    }
+
+    /// The bits of the wave's lanes, `(1 << wavefrontsize) - 1`, as an `i128`.
+    fn wave_mask(&mut self) -> Result<Value, Error> {
+        let (i32t, i128t) = (self.cx.m.ty(Type::Int(32)), self.cx.m.ty(Type::Int(128)));
+        let w = self.intrinsic("amdgcn.wavefrontsize", &[], i32t, Vec::new())?;
+        let w = self.resize_int(w, i128t, false);
+        let one = Value::Const(self.cx.int_const(i128t, 1));
+        let s = self.bin(BinOp::Shl, one, w);
+        Ok(self.bin(BinOp::Sub, s, one))
     }
 
     fn is_i1(&self, v: Value) -> bool {
