@@ -400,3 +400,75 @@ fn sync_instructions(llc: &str, cpu: &str, attr: Option<&str>, ll: &str) -> usiz
         })
         .count()
 }
+
+/// The Vulkan compute ABI as the AMDGPU backend sees it (README "Vulkan compute ABI"):
+/// in the code-object metadata of `shaders/push_const_matrix.comp`, the kernel's
+/// explicit arguments are its three bindings in (set, binding) order as global buffers,
+/// then the push-constant block by value.
+#[test]
+fn amdgcn_vulkan_abi_in_code_object_metadata() {
+    let bytes = std::fs::read(common::repo_root().join("shaders/push_const_matrix.comp.spv"))
+        .expect("read push_const_matrix.comp.spv");
+    let options = Options {
+        target: Target::Amdgcn,
+        ..Options::default()
+    };
+    let ll = spirv_lift::translate_bytes(&bytes, &options)
+        .expect("translate push_const_matrix")
+        .to_string();
+    let file = common::temp_file(ll.as_bytes(), ".ll");
+    for llc in ["llc-19", "llc-22"] {
+        let out = common::run(
+            std::process::Command::new(common::tool(llc))
+                .arg("-mtriple=amdgcn-amd-amdhsa")
+                .arg("-mcpu=gfx942")
+                .arg("-amdgpu-atomic-optimizer-strategy=None")
+                .arg("-o")
+                .arg("-")
+                .arg(file.path()),
+        );
+        assert!(
+            out.status.success(),
+            "{llc} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let asm = String::from_utf8_lossy(&out.stdout);
+        let args = explicit_kernel_args(&asm);
+        let want = [
+            ("Points", "global_buffer"),
+            ("Normals", "global_buffer"),
+            ("extra", "global_buffer"),
+            ("pc", "by_value"),
+        ];
+        let got: Vec<(&str, &str)> = args.iter().map(|(n, k)| (n.as_str(), k.as_str())).collect();
+        assert_eq!(
+            got, want,
+            "{llc}: kernel arguments in the code-object metadata"
+        );
+    }
+}
+
+/// (name, value kind) of the first kernel's arguments before the hidden ones, from the
+/// `amdhsa.kernels` metadata in llc's assembly.
+fn explicit_kernel_args(asm: &str) -> Vec<(String, String)> {
+    let mut args = Vec::new();
+    let mut name = String::new();
+    let mut in_args = false;
+    for line in asm.lines().map(str::trim) {
+        if line == ".args:" {
+            in_args = true;
+        } else if in_args {
+            let field = line.trim_start_matches("- ");
+            if let Some(n) = field.strip_prefix(".name:") {
+                name = n.trim().to_string();
+            } else if let Some(k) = field.strip_prefix(".value_kind:") {
+                let k = k.trim();
+                if k.starts_with("hidden_") {
+                    break;
+                }
+                args.push((std::mem::take(&mut name), k.to_string()));
+            }
+        }
+    }
+    args
+}

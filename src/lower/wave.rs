@@ -162,36 +162,42 @@ impl FnCtx<'_, '_> {
                 let l = self.resize_int(l, i32t, false);
                 self.lane_op(v, LaneOp::ReadLane(l))?
             }
-            _ => {
-                // The shuffles.
-                let v = self.val(inst.id(first)?)?;
-                if !self.lane_mappable(self.ll_type_of(v)) {
-                    return Ok(false);
-                }
-                let x = self.val(inst.id(first + 1)?)?;
-                let x = self.resize_int(x, i32t, false);
-                let src = match inst.op {
-                    Op::GroupNonUniformShuffle => x,
-                    Op::GroupNonUniformShuffleXor => {
-                        let lane = self.amdgcn_lane_id()?;
-                        self.bin(BinOp::Xor, lane, x)
-                    }
-                    Op::GroupNonUniformShuffleUp => {
-                        let lane = self.amdgcn_lane_id()?;
-                        self.bin(BinOp::Sub, lane, x)
-                    }
-                    _ => {
-                        let lane = self.amdgcn_lane_id()?;
-                        self.bin(BinOp::Add, lane, x)
-                    }
-                };
-                let two = Value::Const(self.cx.int_const(i32t, 2));
-                let addr = self.bin(BinOp::Shl, src, two);
-                self.lane_op(v, LaneOp::Permute(addr))?
-            }
+            _ => match self.wave_shuffle(inst, first)? {
+                Some(r) => r,
+                None => return Ok(false),
+            },
         };
         self.define(inst, r)?;
         Ok(true)
+    }
+
+    /// The shuffles: `ds.bpermute` from the source lane (`None`: left to the builtin).
+    fn wave_shuffle(&mut self, inst: &Inst, first: usize) -> Result<Option<Value>, Error> {
+        let i32t = self.cx.m.ty(Type::Int(32));
+        let v = self.val(inst.id(first)?)?;
+        if !self.lane_mappable(self.ll_type_of(v)) {
+            return Ok(None);
+        }
+        let x = self.val(inst.id(first + 1)?)?;
+        let x = self.resize_int(x, i32t, false);
+        let src = match inst.op {
+            Op::GroupNonUniformShuffle => x,
+            Op::GroupNonUniformShuffleXor => {
+                let lane = self.amdgcn_lane_id()?;
+                self.bin(BinOp::Xor, lane, x)
+            }
+            Op::GroupNonUniformShuffleUp => {
+                let lane = self.amdgcn_lane_id()?;
+                self.bin(BinOp::Sub, lane, x)
+            }
+            _ => {
+                let lane = self.amdgcn_lane_id()?;
+                self.bin(BinOp::Add, lane, x)
+            }
+        };
+        let two = Value::Const(self.cx.int_const(i32t, 2));
+        let addr = self.bin(BinOp::Shl, src, two);
+        self.lane_op(v, LaneOp::Permute(addr)).map(Some)
     }
 
     /// The ballot queries: plain bit arithmetic on the ballot as an `i128` (element 0
