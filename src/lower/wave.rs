@@ -15,6 +15,7 @@
 //! | `GroupNonUniformBallotBitExtract` / `BitCount` (reduce, scans) / `FindLSB` / `FindMSB`, `InverseBallot` | bit arithmetic on the ballot as an `i128` (`llvm.ctpop` / `cttz` / `ctlz`), lanes below `wavefrontsize` |
 //! | `GroupNonUniformUMin` / `UMax`, `Reduce` of an `i32` | `llvm.amdgcn.wave.reduce.umin` / `umax.i32(x, 0)` |
 //! | `GroupNonUniformShuffle` / `Xor` / `Up` / `Down` | `llvm.amdgcn.ds.bpermute(4 × source lane, x)` with source lane `id` / `lane ^ m` / `lane − d` / `lane + d` |
+//! | `GroupNonUniformQuadBroadcast` / `QuadSwap` | the same with source lane `(lane & ~3) \| i` / `lane ^ (direction + 1)` |
 //!
 //! The ballot is 64 bits wide whatever the wave size (gfx942 runs wave64; on wave32
 //! targets such as gfx1100 the upper half is 0). Lane intrinsics are used on `i32` only:
@@ -57,6 +58,8 @@ impl FnCtx<'_, '_> {
             | Op::GroupNonUniformShuffleXor
             | Op::GroupNonUniformShuffleUp
             | Op::GroupNonUniformShuffleDown
+            | Op::GroupNonUniformQuadBroadcast
+            | Op::GroupNonUniformQuadSwap
             | Op::GroupNonUniformUMin
             | Op::GroupNonUniformUMax
             | Op::GroupAll
@@ -171,7 +174,8 @@ impl FnCtx<'_, '_> {
         Ok(true)
     }
 
-    /// The shuffles: `ds.bpermute` from the source lane (`None`: left to the builtin).
+    /// The shuffles and quad operations: `ds.bpermute` from the source lane (`None`:
+    /// left to the builtin).
     fn wave_shuffle(&mut self, inst: &Inst, first: usize) -> Result<Option<Value>, Error> {
         let i32t = self.cx.m.ty(Type::Int(32));
         let v = self.val(inst.id(first)?)?;
@@ -189,6 +193,22 @@ impl FnCtx<'_, '_> {
             Op::GroupNonUniformShuffleUp => {
                 let lane = self.amdgcn_lane_id()?;
                 self.bin(BinOp::Sub, lane, x)
+            }
+            Op::GroupNonUniformQuadBroadcast => {
+                // The quad's first lane plus the index.
+                let lane = self.amdgcn_lane_id()?;
+                let mask = Value::Const(self.cx.int_const(i32t, !3u64));
+                let base = self.bin(BinOp::And, lane, mask);
+                self.bin(BinOp::Or, base, x)
+            }
+            Op::GroupNonUniformQuadSwap => {
+                // Direction 0 (horizontal) swaps lanes ^1, 1 (vertical) ^2, 2 (diagonal) ^3.
+                let Some(d @ 0..=2) = self.cx.const_int(inst.id(first + 1)?) else {
+                    return Ok(None);
+                };
+                let lane = self.amdgcn_lane_id()?;
+                let m = Value::Const(self.cx.int_const(i32t, d + 1));
+                self.bin(BinOp::Xor, lane, m)
             }
             _ => {
                 let lane = self.amdgcn_lane_id()?;
