@@ -173,3 +173,302 @@ fn first_difference(a: &str, b: &str) -> usize {
         .unwrap_or_else(|| a.lines().count().min(b.lines().count()))
         + 1
 }
+
+/// One `llc` run of the amdgcn corpus test.
+struct LlcJob {
+    path: PathBuf,
+    llc: &'static str,
+    cpu: &'static str,
+}
+
+/// What became of one [`LlcJob`].
+enum LlcOutcome {
+    Compiled,
+    /// LLVM 19 only: compiled once translated with `--no-convergence` (see below).
+    CompiledWithoutTokens,
+    /// The module has image operations, which the amdgcn profile does not lower.
+    SkippedImages,
+    Failed(String),
+}
+
+/// Issue 6's done-when: every OpenCL kernel and compute shader of the corpus compiles
+/// with `llc-19` and `llc-22 -mtriple=amdgcn-amd-amdhsa` for gfx942 and gfx1100, except
+/// modules with image operations (README). `-O1` keeps the run short;
+/// `-amdgpu-atomic-optimizer-strategy=None` because AMDGPU's atomic optimizer inserts
+/// uncontrolled convergent intrinsics into functions that use convergence tokens.
+///
+/// LLVM 19's structurizer turns a convergence token used on a loop's break path into a
+/// token phi, which its own verifier rejects (LLVM 22 does not); for that error only,
+/// llc-19 gets the `--no-convergence` translation instead.
+#[test]
+fn corpus_amdgcn_compiles_with_llc() {
+    const LLCS: [&str; 2] = ["llc-19", "llc-22"];
+    const CPUS: [&str; 2] = ["gfx942", "gfx1100"];
+    /// Kernels and compute shaders without image operations in the corpus today.
+    const MIN_COMPILED_MODULES: usize = 60;
+    for llc in LLCS {
+        common::tool(llc);
+    }
+    let jobs: Vec<LlcJob> = common::corpus_files()
+        .into_iter()
+        .filter(|p| is_compute(p))
+        .flat_map(|path| {
+            LLCS.into_iter().flat_map(move |llc| {
+                let path = path.clone();
+                CPUS.into_iter().map(move |cpu| LlcJob {
+                    path: path.clone(),
+                    llc,
+                    cpu,
+                })
+            })
+        })
+        .collect();
+    let outcomes = common::parallel_map(&jobs, common::oracle_threads(), compile_with_llc);
+    let mut failures = Vec::new();
+    let mut compiled = std::collections::BTreeMap::<&std::path::Path, usize>::new();
+    let mut without_tokens = Vec::new();
+    for (job, outcome) in jobs.iter().zip(&outcomes) {
+        let name = job.path.display();
+        match outcome {
+            LlcOutcome::Compiled => *compiled.entry(&job.path).or_default() += 1,
+            LlcOutcome::CompiledWithoutTokens => {
+                *compiled.entry(&job.path).or_default() += 1;
+                without_tokens.push(format!("{name} ({} {})", job.llc, job.cpu));
+            }
+            LlcOutcome::SkippedImages => {}
+            LlcOutcome::Failed(e) => {
+                failures.push(format!("{name} ({} {}): {e}", job.llc, job.cpu))
+            }
+        }
+    }
+    if !without_tokens.is_empty() {
+        eprintln!(
+            "compiled with --no-convergence (LLVM 19 token-phi limitation): {}",
+            without_tokens.join(", ")
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} llc runs failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    let all_four = compiled
+        .values()
+        .filter(|&&n| n == LLCS.len() * CPUS.len())
+        .count();
+    assert!(
+        all_four >= MIN_COMPILED_MODULES,
+        "only {all_four} modules compiled for every llc and CPU (want >= {MIN_COMPILED_MODULES})"
+    );
+}
+
+fn compile_with_llc(job: &LlcJob) -> LlcOutcome {
+    let amdgcn = Options {
+        target: Target::Amdgcn,
+        ..Options::default()
+    };
+    let bytes = match std::fs::read(&job.path) {
+        Ok(b) => b,
+        Err(e) => return LlcOutcome::Failed(format!("cannot read: {e}")),
+    };
+    let ll = match spirv_lift::translate_bytes(&bytes, &amdgcn) {
+        Ok(m) => m.to_string(),
+        Err(e) => return LlcOutcome::Failed(format!("translation error: {e}")),
+    };
+    if ll.contains("target(\"spirv.Image\"") || ll.contains("target(\"spirv.Sampl") {
+        return LlcOutcome::SkippedImages;
+    }
+    let err = match run_llc(job, &ll) {
+        Ok(()) => return LlcOutcome::Compiled,
+        Err(e) => e,
+    };
+    if job.llc == "llc-19" && err.contains("PHI nodes cannot have token type") {
+        let no_tokens = Options {
+            convergence: false,
+            ..amdgcn
+        };
+        let retry = match spirv_lift::translate_bytes(&bytes, &no_tokens) {
+            Ok(m) => m.to_string(),
+            Err(e) => return LlcOutcome::Failed(format!("translation error: {e}")),
+        };
+        return match run_llc(job, &retry) {
+            Ok(()) => LlcOutcome::CompiledWithoutTokens,
+            Err(e) => LlcOutcome::Failed(format!("also without tokens: {}", first_lines(&e))),
+        };
+    }
+    LlcOutcome::Failed(first_lines(&err))
+}
+
+/// The start of a tool's message (LLVM crash dumps run to hundreds of lines).
+fn first_lines(s: &str) -> String {
+    s.lines().take(12).collect::<Vec<_>>().join("\n")
+}
+
+/// `llc -O1` for amdgcn-amd-amdhsa and the job's CPU; `Err` holds its stderr.
+fn run_llc(job: &LlcJob, ll: &str) -> Result<(), String> {
+    let file = common::temp_file(ll.as_bytes(), ".ll");
+    let out = common::run(
+        std::process::Command::new(common::tool(job.llc))
+            .arg("-O1")
+            .arg("-mtriple=amdgcn-amd-amdhsa")
+            .arg(format!("-mcpu={}", job.cpu))
+            .arg("-amdgpu-atomic-optimizer-strategy=None")
+            .arg("-o")
+            .arg("/dev/null")
+            .arg(file.path()),
+    );
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} -mcpu={} failed ({}):\n{}",
+            job.llc,
+            job.cpu,
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// Issue 6: the tags buy cheaper synchronization. On `cl-kernels/local_reduce.O2`
+/// (`barrier(CLK_LOCAL_MEM_FENCE)` in a reduction loop) the tagged build has strictly
+/// fewer synchronization instructions (as `scripts/sync-cost.sh` counts them) than the
+/// `--no-mmra` build, with llc-19 and llc-22, on the targets where a work-group fence
+/// needs cache maintenance: gfx942 with `+tgsplit` and gfx1100. (gfx942 without tgsplit
+/// keeps a work-group in one CU, so there the fence costs the same either way.)
+#[test]
+fn amdgcn_tags_reduce_sync_on_local_reduce() {
+    let bytes = std::fs::read(common::repo_root().join("cl-kernels/local_reduce.O2.spv"))
+        .expect("read local_reduce.O2.spv");
+    let translate = |mmra: bool| {
+        let options = Options {
+            target: Target::Amdgcn,
+            mmra,
+            ..Options::default()
+        };
+        spirv_lift::translate_bytes(&bytes, &options)
+            .expect("translate local_reduce")
+            .to_string()
+    };
+    let (tagged, untagged) = (translate(true), translate(false));
+    assert!(tagged.contains("amdgpu-as") && !untagged.contains("!mmra"));
+    for llc in ["llc-19", "llc-22"] {
+        for (cpu, attr) in [("gfx942", Some("+tgsplit")), ("gfx1100", None)] {
+            let t = sync_instructions(llc, cpu, attr, &tagged);
+            let u = sync_instructions(llc, cpu, attr, &untagged);
+            assert!(
+                t < u,
+                "{llc} {cpu}{}: tagged {t} synchronization instructions, untagged {u}",
+                attr.unwrap_or("")
+            );
+        }
+    }
+}
+
+/// Cache write-back/invalidate instructions plus waits on vector-memory counters in the
+/// ISA `llc` (default -O2) makes of `ll`.
+fn sync_instructions(llc: &str, cpu: &str, attr: Option<&str>, ll: &str) -> usize {
+    let file = common::temp_file(ll.as_bytes(), ".ll");
+    let mut cmd = std::process::Command::new(common::tool(llc));
+    cmd.arg("-mtriple=amdgcn-amd-amdhsa")
+        .arg(format!("-mcpu={cpu}"))
+        .arg("-amdgpu-atomic-optimizer-strategy=None")
+        .arg("-o")
+        .arg("-")
+        .arg(file.path());
+    if let Some(a) = attr {
+        cmd.arg(format!("-mattr={a}"));
+    }
+    let out = common::run(&mut cmd);
+    assert!(
+        out.status.success(),
+        "{llc} -mcpu={cpu} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let asm = String::from_utf8_lossy(&out.stdout);
+    asm.lines()
+        .map(str::trim_start)
+        .filter(|l| {
+            let op = l.split_whitespace().next().unwrap_or("");
+            let cache = matches!(
+                op,
+                "buffer_wbl2" | "buffer_inv" | "global_inv" | "global_wb"
+            ) || (op.starts_with("buffer_gl") && op.ends_with("_inv"));
+            let wait = (op == "s_waitcnt" && l.contains("vmcnt")) || op == "s_waitcnt_vscnt";
+            cache || wait
+        })
+        .count()
+}
+
+/// The Vulkan compute ABI as the AMDGPU backend sees it (README "Vulkan compute ABI"):
+/// in the code-object metadata of `shaders/push_const_matrix.comp`, the kernel's
+/// explicit arguments are its three bindings in (set, binding) order as global buffers,
+/// then the push-constant block by value.
+#[test]
+fn amdgcn_vulkan_abi_in_code_object_metadata() {
+    let bytes = std::fs::read(common::repo_root().join("shaders/push_const_matrix.comp.spv"))
+        .expect("read push_const_matrix.comp.spv");
+    let options = Options {
+        target: Target::Amdgcn,
+        ..Options::default()
+    };
+    let ll = spirv_lift::translate_bytes(&bytes, &options)
+        .expect("translate push_const_matrix")
+        .to_string();
+    let file = common::temp_file(ll.as_bytes(), ".ll");
+    for llc in ["llc-19", "llc-22"] {
+        let out = common::run(
+            std::process::Command::new(common::tool(llc))
+                .arg("-mtriple=amdgcn-amd-amdhsa")
+                .arg("-mcpu=gfx942")
+                .arg("-amdgpu-atomic-optimizer-strategy=None")
+                .arg("-o")
+                .arg("-")
+                .arg(file.path()),
+        );
+        assert!(
+            out.status.success(),
+            "{llc} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let asm = String::from_utf8_lossy(&out.stdout);
+        let args = explicit_kernel_args(&asm);
+        let want = [
+            ("Points", "global_buffer"),
+            ("Normals", "global_buffer"),
+            ("extra", "global_buffer"),
+            ("pc", "by_value"),
+        ];
+        let got: Vec<(&str, &str)> = args.iter().map(|(n, k)| (n.as_str(), k.as_str())).collect();
+        assert_eq!(
+            got, want,
+            "{llc}: kernel arguments in the code-object metadata"
+        );
+    }
+}
+
+/// (name, value kind) of the first kernel's arguments before the hidden ones, from the
+/// `amdhsa.kernels` metadata in llc's assembly.
+fn explicit_kernel_args(asm: &str) -> Vec<(String, String)> {
+    let mut args = Vec::new();
+    let mut name = String::new();
+    let mut in_args = false;
+    for line in asm.lines().map(str::trim) {
+        if line == ".args:" {
+            in_args = true;
+        } else if in_args {
+            let field = line.trim_start_matches("- ");
+            if let Some(n) = field.strip_prefix(".name:") {
+                name = n.trim().to_string();
+            } else if let Some(k) = field.strip_prefix(".value_kind:") {
+                let k = k.trim();
+                if k.starts_with("hidden_") {
+                    break;
+                }
+                args.push((std::mem::take(&mut name), k.to_string()));
+            }
+        }
+    }
+    args
+}

@@ -83,11 +83,11 @@ fn mutants(words: &[u32], seed: u64, count: usize) -> Vec<(String, Vec<u32>)> {
 }
 
 /// Translates on a worker thread: `Err(message)` on a panic, a hang or a multi-line error.
-fn translate_safely(words: Vec<u32>) -> Result<(), String> {
+fn translate_safely(words: Vec<u32>, options: Options) -> Result<(), String> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let r = std::panic::catch_unwind(|| {
-            spirv_lift::translate(&words, &Options::default())
+            spirv_lift::translate(&words, &options)
                 .map(|m| m.to_string())
                 .map_err(|e| e.to_string())
         });
@@ -106,22 +106,32 @@ fn translate_safely(words: Vec<u32>) -> Result<(), String> {
 
 #[test]
 fn mutated_corpus_modules_never_panic() {
+    let amdgcn = Options {
+        target: spirv_lift::Target::Amdgcn,
+        ..Options::default()
+    };
+    // The amdgcn inputs exercise its own lowering: resource arguments threaded through
+    // calls (abi.rs) and subgroup operations as wave intrinsics (wave.rs).
     let inputs = [
-        "shaders/transform.vert.spv",
-        "shaders/vmm_shared_barrier.comp.spv",
-        "shaders/nested_switch.comp.spv",
-        "cl-kernels/switch_tokenize.O2.spv",
-        "cl-kernels/work_group_funcs.O2.spv",
+        ("shaders/transform.vert.spv", Options::default()),
+        ("shaders/vmm_shared_barrier.comp.spv", Options::default()),
+        ("shaders/nested_switch.comp.spv", Options::default()),
+        ("cl-kernels/switch_tokenize.O2.spv", Options::default()),
+        ("cl-kernels/work_group_funcs.O2.spv", Options::default()),
+        ("shaders/push_const_matrix.comp.spv", amdgcn.clone()),
+        ("shaders/helper_subgroup_loop.comp.spv", amdgcn.clone()),
+        ("shaders/subgroup_ballot_vote.comp.spv", amdgcn.clone()),
+        ("shaders/subgroup_shuffle.comp.spv", amdgcn),
     ];
     // Silence the default hook's message per caught panic; failures are listed below.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let mut failures = Vec::new();
-    for (n, name) in inputs.iter().enumerate() {
+    for (n, (name, options)) in inputs.iter().enumerate() {
         let bytes = std::fs::read(common::repo_root().join(name)).expect("read corpus file");
         let words = common::words_le(&bytes);
         for (what, mutant) in mutants(&words, 0x5eed_0000 + n as u64, 400) {
-            if let Err(e) = translate_safely(mutant) {
+            if let Err(e) = translate_safely(mutant, options.clone()) {
                 failures.push(format!("{name}, {what}: {e}"));
             }
         }

@@ -173,6 +173,15 @@ impl FnCtx<'_, '_> {
         Ok(self.bin(BinOp::Add, m, x))
     }
 
+    /// This invocation's lane in its wave: `mbcnt.hi(-1, mbcnt.lo(-1, 0))`, as i32.
+    pub fn amdgcn_lane_id(&mut self) -> Result<Value, Error> {
+        let i32t = self.i32_ty();
+        let m1 = Value::Const(self.cx.int_const(i32t, u64::MAX));
+        let zero = Value::Const(self.cx.int_const(i32t, 0));
+        let lo = self.intrinsic("amdgcn.mbcnt.lo", &[], i32t, vec![m1, zero])?;
+        self.intrinsic("amdgcn.mbcnt.hi", &[], i32t, vec![m1, lo])
+    }
+
     /// The value of a built-in as LLVM type `ty` (a scalar or a 3-vector of integers).
     fn amdgcn_builtin(&mut self, b: B, ty: TypeId) -> Result<Value, Error> {
         if let Type::Vector(n, elem) = self.cx.m.type_of_id(ty).clone() {
@@ -203,12 +212,7 @@ impl FnCtx<'_, '_> {
         let v = match b {
             B::LocalInvocationIndex => self.local_index()?,
             B::SubgroupSize | B::SubgroupMaxSize => wave(self)?,
-            B::SubgroupLocalInvocationId => {
-                let m1 = Value::Const(self.cx.int_const(i32t, u64::MAX));
-                let zero = Value::Const(self.cx.int_const(i32t, 0));
-                let lo = self.intrinsic("amdgcn.mbcnt.lo", &[], i32t, vec![m1, zero])?;
-                self.intrinsic("amdgcn.mbcnt.hi", &[], i32t, vec![m1, lo])?
-            }
+            B::SubgroupLocalInvocationId => self.amdgcn_lane_id()?,
             B::SubgroupId => {
                 let li = self.local_index()?;
                 let w = wave(self)?;

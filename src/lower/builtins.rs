@@ -25,6 +25,22 @@ pub fn is_convergent_op(op: Op) -> bool {
         || name.starts_with("CooperativeMatrix")
 }
 
+/// Whether an `llvm.amdgcn.*` intrinsic we emit is convergent (LLVM declares these
+/// `IntrConvergent`; a convergent function's calls to them need convergence tokens).
+fn is_convergent_amdgcn_intrinsic(base: &str) -> bool {
+    matches!(
+        base,
+        "amdgcn.s.barrier"
+            | "amdgcn.wave.barrier"
+            | "amdgcn.ballot"
+            | "amdgcn.readfirstlane"
+            | "amdgcn.readlane"
+            | "amdgcn.ds.bpermute"
+            | "amdgcn.wave.reduce.umin"
+            | "amdgcn.wave.reduce.umax"
+    )
+}
+
 /// The LLVM intrinsic name suffix for an overload type (`i32`, `f32`, `v4f32`, `p1`).
 pub fn type_suffix(m: &crate::llvm::Module, t: TypeId) -> String {
     match m.type_of_id(t) {
@@ -54,7 +70,7 @@ impl FnCtx<'_, '_> {
             name.push_str(&type_suffix(&self.cx.m, *t));
         }
         let params: Vec<TypeId> = args.iter().map(|a| self.ll_type_of(*a)).collect();
-        let attrs: &[&str] = if base.starts_with("amdgcn.") && base.ends_with("barrier") {
+        let attrs: &[&str] = if is_convergent_amdgcn_intrinsic(base) {
             &["convergent"]
         } else {
             &[]

@@ -129,6 +129,11 @@ pub(crate) fn lower_function<'a>(cx: &mut Ctx<'a>, func: &'a Function) -> Result
     if !fx.cx.const_samplers.is_empty() {
         fx.materialize_samplers(func)?;
     }
+    for (var, vi) in fx.cx.resource_values(spv_id) {
+        if let Some(slot) = fx.cx.values.get_mut(var as usize) {
+            *slot = Some(vi);
+        }
+    }
     if !fx.cx.amd_builtins.is_empty() {
         fx.materialize_amdgcn_builtins(func)?;
     }
@@ -580,11 +585,19 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             .copied()
             .flatten()
             .ok_or_else(|| inst.err(format!("callee %{callee} is not a function")))?;
-        let args = inst
+        let mut args = inst
             .ids_from(1)?
             .into_iter()
             .map(|a| self.val(a))
             .collect::<Result<Vec<_>, _>>()?;
+        // Resource arguments (amdgcn Vulkan ABI, abi.rs): the callee's needs are a subset
+        // of the caller's.
+        for &r in self.cx.resources.needs_of(callee) {
+            let l = self.cx.resources.param(self.spv_id, r).ok_or_else(|| {
+                inst.invalid("a resource the callee uses is not available in the caller")
+            })?;
+            args.push(Value::Local(l));
+        }
         let callee_f = self.cx.m.func(fid);
         if callee_f.params.len() != args.len() {
             return Err(inst.invalid("argument count differs from the callee's parameters"));

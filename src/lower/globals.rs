@@ -3,7 +3,8 @@
 //! BuiltIn variables become `__spirv_BuiltIn<Name>` globals (the name LLVM's SPIR-V
 //! backend recognizes). Variables whose storage is provided from outside the module
 //! (Input, Uniform, StorageBuffer, UniformConstant, PushConstant, imported ones) are
-//! `external`; Workgroup, Private and Output storage is defined here.
+//! `external`; Workgroup, Private and Output storage is defined here. On `--target amdgcn`,
+//! descriptor-backed and push-constant variables are kernel arguments instead (`abi.rs`).
 
 use super::{Ctx, SpvTy, types::addrspace};
 use crate::Target;
@@ -69,6 +70,10 @@ impl Ctx<'_> {
                 _ => self.hint(id),
             },
         };
+        if builtin.is_none() && self.is_resource(id, sc) {
+            // A kernel argument, not a global (lower/abi.rs).
+            return self.add_resource(id, ptr_ty, sc, a, ty, hint);
+        }
         let constant = matches!(sc, StorageClass::Input | StorageClass::UniformConstant)
             && builtin.is_some()
             || (sc == StorageClass::UniformConstant && init.is_some());
@@ -108,9 +113,10 @@ impl Ctx<'_> {
                 .invalid("parameter count differs from the function type"));
         }
         let entry = self.entry_points.iter().find(|e| e.func == id).cloned();
-        let is_kernel_entry = entry
-            .as_ref()
-            .is_some_and(|e| e.model == ExecutionModel::Kernel);
+        let is_kernel_entry = entry.as_ref().is_some_and(|e| {
+            e.model == ExecutionModel::Kernel
+                || (e.model == ExecutionModel::GLCompute && self.opts.target == Target::Amdgcn)
+        });
         let called = self.called.get(id as usize).copied().unwrap_or(false);
         let cc = if is_kernel_entry && !called {
             match self.opts.target {
@@ -166,6 +172,12 @@ impl Ctx<'_> {
             lf.param_attrs.push(attrs);
         }
         let locals: Vec<_> = lf.params.clone();
+        if !self.resources.list.is_empty() {
+            let mut f = self.m.take_function(fid);
+            self.add_resource_params(id, &mut f);
+            self.m.put_function(fid, f);
+        }
+        let lf = self.m.func_mut(fid);
         if self
             .convergent_fns
             .get(id as usize)
@@ -253,13 +265,20 @@ impl Ctx<'_> {
                     ep.name, ep.func
                 )));
             };
-            let size = self.local_size(ep.func);
+            // On AMDGPU `reqd_work_group_size` is a promise the backend optimizes on (e.g.
+            // a work-item id that is always 0); a size from specialization constants may
+            // change after translation, so it makes none.
+            let size = self.local_size(ep.func).filter(|_| {
+                self.opts.target == Target::Generic || !self.local_size_is_specialized(ep.func)
+            });
             let fid = if self.called.get(ep.func as usize).copied().unwrap_or(false) {
                 self.entry_wrapper(ep, fid)?
             } else {
                 fid
             };
-            if ep.model == ExecutionModel::Kernel {
+            if ep.model == ExecutionModel::Kernel
+                || (ep.model == ExecutionModel::GLCompute && self.opts.target == Target::Amdgcn)
+            {
                 if let Some((x, y, z)) = size {
                     let i32t = self.m.ty(Type::Int(32));
                     let md = self.m.md(vec![
@@ -292,14 +311,25 @@ impl Ctx<'_> {
     ) -> Result<crate::llvm::FuncId, Error> {
         let cc = match (ep.model, self.opts.target) {
             (ExecutionModel::Kernel, Target::Generic) => CallConv::SpirKernel,
-            (ExecutionModel::Kernel, Target::Amdgcn) => CallConv::AmdgpuKernel,
+            (ExecutionModel::Kernel | ExecutionModel::GLCompute, Target::Amdgcn) => {
+                CallConv::AmdgpuKernel
+            }
             _ => CallConv::C,
         };
+        // The body's SPIR-V parameters, then the resources it needs (abi.rs).
+        let body_needs = self.resources.needs_of(ep.func).to_vec();
         let (ret, param_tys, body_cc) = {
             let b = self.m.func(body);
+            let n = b
+                .params
+                .len()
+                .saturating_sub(self.resources.params.get(&ep.func).map_or(0, |p| p.len()));
             (
                 b.ret,
-                b.params.iter().map(|p| b.local_ty(*p)).collect::<Vec<_>>(),
+                b.params[..n]
+                    .iter()
+                    .map(|p| b.local_ty(*p))
+                    .collect::<Vec<_>>(),
                 b.cc,
             )
         };
@@ -325,6 +355,19 @@ impl Ctx<'_> {
             })
             .collect();
         f.param_attrs = vec![String::new(); f.params.len()];
+        let mut args = args;
+        let kernel = cc == CallConv::AmdgpuKernel;
+        for i in 0..self.resources.list.len() {
+            if !kernel && !body_needs.contains(&i) {
+                continue;
+            }
+            let (l, attrs) = self.resource_param(i, kernel, &mut f);
+            f.params.push(l);
+            f.param_attrs.push(attrs);
+            if body_needs.contains(&i) {
+                args.push(Value::Local(l));
+            }
+        }
         let entry = f.new_block("entry");
         let void = self.m.find_type(&Type::Void) == Some(ret);
         let result = if void {
@@ -355,6 +398,26 @@ impl Ctx<'_> {
         ));
         self.m.put_function(w, f);
         Ok(w)
+    }
+
+    /// Whether the workgroup size of `func` depends on specialization constants: a
+    /// `LocalSizeId` operand or a `WorkgroupSize` built-in that is one.
+    fn local_size_is_specialized(&self, func: u32) -> bool {
+        let by_id = self.exec_modes.iter().any(|inst| {
+            inst.id(0).ok() == Some(func)
+                && matches!(
+                    inst.operand(1),
+                    Ok(Operand::ExecutionMode(ExecutionMode::LocalSizeId))
+                )
+                && (2..5).any(|i| inst.id(i).is_ok_and(|id| self.is_spec_constant(id)))
+        });
+        let by_builtin = self.spv.globals.iter().any(|g| {
+            g.result_id.is_some_and(|id| {
+                self.is_spec_constant(id)
+                    && self.builtin_of(id) == Some(::spirv::BuiltIn::WorkgroupSize)
+            })
+        });
+        by_id || by_builtin
     }
 
     /// The workgroup size from LocalSize / LocalSizeId execution modes.

@@ -5,6 +5,7 @@
 //! ([`types`], [`consts`], [`globals`]), declares every function, then lowers each
 //! function body ([`func`]) with one sub-module per instruction class.
 
+mod abi;
 mod amdgcn;
 mod builtins;
 mod consts;
@@ -17,6 +18,7 @@ mod memory;
 mod ops;
 mod tags;
 mod types;
+mod wave;
 
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
@@ -88,6 +90,8 @@ pub(crate) struct Ctx<'a> {
     pub reserved: HashSet<String>,
     /// `OpConstantSampler`s: (addressing mode, normalized, filter mode).
     pub const_samplers: std::collections::BTreeMap<u32, (u32, u32, u32)>,
+    /// Descriptor and push-constant variables passed as arguments (amdgcn; `abi.rs`).
+    pub resources: abi::Resources,
 }
 
 /// Lowers a loaded, checked SPIR-V module.
@@ -113,6 +117,7 @@ pub fn lower_module(spv: &spirv::Module, opts: &Options) -> Result<llvm::Module,
         cx.lower_global_inst(inst)
             .map_err(|e| e.or_at(&inst.location()))?;
     }
+    cx.finish_resources();
     cx.reserve_entry_names();
     for f in &spv.functions {
         cx.declare_function(f)
@@ -171,6 +176,7 @@ impl<'a> Ctx<'a> {
             convergent_fns: convergent_functions(spv, bound),
             spec_constants: spec_constant_ids(spv, bound),
             const_samplers: Default::default(),
+            resources: Default::default(),
         })
     }
 

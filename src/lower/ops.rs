@@ -350,6 +350,9 @@ impl FnCtx<'_, '_> {
         {
             return Ok(());
         }
+        if self.lower_amdgcn_subgroup(inst)? {
+            return Ok(());
+        }
         if is_builtin_op(op) {
             return self.lower_generic_builtin(inst);
         }
