@@ -211,14 +211,13 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
 }
 
 fn run(cli: &Cli) -> Result<bool> {
-    let options = Options {
-        target: match cli.target {
+    let options = Options::default()
+        .target(match cli.target {
             TargetArg::Generic => Target::Generic,
             TargetArg::Amdgcn => Target::Amdgcn,
-        },
-        mmra: !cli.no_mmra,
-        convergence: !cli.no_convergence,
-    };
+        })
+        .mmra(!cli.no_mmra)
+        .convergence(!cli.no_convergence);
     let Some(out_dir) = &cli.out_dir else {
         if cli.inputs.len() > 1 {
             bail!(

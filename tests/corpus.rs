@@ -48,10 +48,7 @@ fn corpus_generic_translates_and_verifies() {
 /// IR; graphics stages are refused with a typed error (the profile compiles compute only).
 #[test]
 fn corpus_amdgcn_translates_and_verifies() {
-    let options = Options {
-        target: Target::Amdgcn,
-        ..Options::default()
-    };
+    let options = Options::default().target(Target::Amdgcn);
     check_corpus_where("--target amdgcn", &options, is_compute);
     for path in common::corpus_files()
         .into_iter()
@@ -77,11 +74,7 @@ fn is_compute(path: &std::path::Path) -> bool {
 /// With annotations off (`--no-mmra --no-convergence`).
 #[test]
 fn corpus_without_annotations_translates_and_verifies() {
-    let options = Options {
-        mmra: false,
-        convergence: false,
-        ..Options::default()
-    };
+    let options = Options::default().mmra(false).convergence(false);
     check_corpus("--no-mmra --no-convergence", &options);
 }
 

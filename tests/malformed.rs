@@ -153,15 +153,8 @@ fn malformed_corpus_gives_the_expected_errors() {
 fn accepted_malformed_modules_give_verified_ir() {
     let sets = [
         Options::default(),
-        Options {
-            target: Target::Amdgcn,
-            ..Options::default()
-        },
-        Options {
-            mmra: false,
-            convergence: false,
-            ..Options::default()
-        },
+        Options::default().target(Target::Amdgcn),
+        Options::default().mmra(false).convergence(false),
     ];
     let mut translated = 0;
     let mut failures = Vec::new();

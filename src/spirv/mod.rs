@@ -333,6 +333,15 @@ pub fn op_name_of(opcode: u32) -> Option<&'static str> {
         .map(|g| g.opname)
 }
 
+/// The opcode number of an `Op…` name (`"OpLoopMerge"` → 246), if the grammar knows it.
+pub fn opcode_of_name(name: &str) -> Option<u32> {
+    let name = name.strip_prefix("Op").unwrap_or(name);
+    rspirv::grammar::INSTRUCTION_TABLE
+        .iter()
+        .find(|g| g.opname == name)
+        .map(|g| g.opcode as u32)
+}
+
 struct Collector<'a> {
     offsets: &'a [usize],
     insts: Vec<Inst>,
