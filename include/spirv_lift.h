@@ -87,6 +87,17 @@ SpirvLiftResult *spirv_lift_translate_bytes(const uint8_t *bytes,
                                             size_t len,
                                             const SpirvLiftOptions *options);
 
+// Translates SPIR-V assembly text (the `spirv-as` format), `len` bytes of UTF-8 (no NUL
+// needed), assembled in-process. An assembly error has no word offset; its message
+// names the line and column. `options` may be NULL for the defaults. Never returns NULL.
+//
+// # Safety
+// `text` is NULL (then `len` must be 0, or the result is an error) or points to `len`
+// readable bytes; `options` is NULL or a live pointer from `spirv_lift_options_new`.
+SpirvLiftResult *spirv_lift_translate_text(const char *text,
+                                           size_t len,
+                                           const SpirvLiftOptions *options);
+
 // Frees a result and every string it handed out. NULL is ignored.
 //
 // # Safety

@@ -282,6 +282,34 @@ pub unsafe extern "C" fn spirv_lift_translate_bytes(
     SpirvLiftResult::run(|o| crate::translate_bytes(bytes, o), options)
 }
 
+/// Translates SPIR-V assembly text (the `spirv-as` format), `len` bytes of UTF-8 (no NUL
+/// needed), assembled in-process. An assembly error has no word offset; its message
+/// names the line and column. `options` may be NULL for the defaults. Never returns NULL.
+///
+/// # Safety
+/// `text` is NULL (then `len` must be 0, or the result is an error) or points to `len`
+/// readable bytes; `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_translate_text(
+    text: *const c_char,
+    len: usize,
+    options: *const SpirvLiftOptions,
+) -> *mut SpirvLiftResult {
+    if text.is_null() && len != 0 {
+        return SpirvLiftResult::failed(CError::plain("text is NULL"));
+    }
+    let bytes: &[u8] = if len == 0 {
+        &[]
+    } else {
+        // SAFETY: non-null and `len` readable bytes, per the contract.
+        unsafe { std::slice::from_raw_parts(text.cast::<u8>(), len) }
+    };
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return SpirvLiftResult::failed(CError::plain("text is not UTF-8"));
+    };
+    SpirvLiftResult::run(|o| crate::translate_text(text, o), options)
+}
+
 /// Frees a result and every string it handed out. NULL is ignored.
 ///
 /// # Safety

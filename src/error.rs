@@ -99,6 +99,16 @@ pub enum ErrorKind {
     /// A valid instruction in a form this tool does not translate yet.
     #[error("{0}")]
     UnsupportedForm(String),
+    /// SPIR-V assembly text that does not assemble (`.spvasm` input).
+    #[error("line {line}, column {column}: {message}")]
+    Assembly {
+        /// Line, from 1.
+        line: usize,
+        /// Column in characters, from 1.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
     /// A resource limit protecting the translator from hostile input was hit.
     #[error("{0}")]
     LimitExceeded(String),
@@ -138,6 +148,10 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let ErrorKind::Assembly { .. } = self.kind {
+            // Text errors are located by line and column, not by word.
+            return write!(f, "{}", self.kind);
+        }
         write!(f, "{}: {}", self.location, self.kind)
     }
 }

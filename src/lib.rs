@@ -206,3 +206,32 @@ pub fn translate_bytes(bytes: &[u8], options: &Options) -> Result<Module, Error>
     let words = spirv::words_from_bytes(bytes)?;
     translate(&words, options)
 }
+
+/// Translates SPIR-V assembly text (the `spirv-as` / `spirv-dis` format), assembled
+/// in-process by [`spirv::asm::assemble`].
+///
+/// ```
+/// let text = r#"
+///                OpCapability Shader
+///                OpMemoryModel Logical GLSL450
+///                OpEntryPoint GLCompute %main "main"
+///                OpExecutionMode %main LocalSize 64 1 1
+///        %void = OpTypeVoid
+///          %fn = OpTypeFunction %void
+///        %main = OpFunction %void None %fn
+///       %entry = OpLabel
+///                OpReturn
+///                OpFunctionEnd
+/// "#;
+/// let ir = spirv_lift::translate_text(text, &Default::default())?.to_string();
+/// assert!(ir.contains("define void @main()"));
+/// # Ok::<(), spirv_lift::Error>(())
+/// ```
+///
+/// # Errors
+/// An [`ErrorKind::Assembly`] error (line and column) when the text does not assemble,
+/// else as [`translate`].
+pub fn translate_text(text: &str, options: &Options) -> Result<Module, Error> {
+    let words = spirv::asm::assemble(text)?;
+    translate(&words, options)
+}

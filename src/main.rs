@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 #[derive(Parser, Debug)]
 #[command(name = "spirv-lift", version, verbatim_doc_comment)]
 struct Cli {
-    /// SPIR-V binaries (either endianness); `-` reads standard input.
+    /// SPIR-V binaries (either endianness) or SPIR-V assembly (`.spvasm`, or text on
+    /// standard input); `-` reads standard input.
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<PathBuf>,
 
@@ -169,8 +170,17 @@ fn translate_one(
 ) -> std::result::Result<(String, Vec<String>), String> {
     let name = path.display();
     let bytes = read_input(path).map_err(|e| format!("{e:#}"))?;
-    let module =
-        spirv_lift::translate_bytes(&bytes, options).map_err(|e| format!("{name}: {e}"))?;
+    // SPIR-V assembly: by extension, or by content (e.g. on standard input).
+    let is_text = path.extension().is_some_and(|e| e == "spvasm")
+        || spirv_lift::spirv::asm::looks_like_text(&bytes);
+    let module = if is_text {
+        let text =
+            std::str::from_utf8(&bytes).map_err(|e| format!("{name}: not UTF-8 text: {e}"))?;
+        spirv_lift::translate_text(text, options)
+    } else {
+        spirv_lift::translate_bytes(&bytes, options)
+    }
+    .map_err(|e| format!("{name}: {e}"))?;
     let warnings = module
         .warnings
         .iter()

@@ -7,17 +7,13 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The directory cargo put the library artifacts in (`target/<profile>`): this test's
-/// executable lives in its `deps/` folder. `cargo test` builds the library with all its
-/// crate types (rlib, cdylib, staticlib) in one compiler run before running tests.
+/// The directory holding the freshly built `libspirv_lift.so` and `libspirv_lift.a`:
+/// `cargo test` builds the library with all its crate types (rlib, cdylib, staticlib) into
+/// `target/<profile>/deps/`, next to this test's executable. (Only `cargo build` copies
+/// them up to `target/<profile>/`, so those copies may be stale during `cargo test`.)
 fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
-    let deps = exe.parent().expect("test executable directory");
-    let dir = if deps.ends_with("deps") {
-        deps.parent().expect("profile directory")
-    } else {
-        deps
-    };
+    let dir = exe.parent().expect("test executable directory");
     for lib in ["libspirv_lift.so", "libspirv_lift.a"] {
         assert!(
             dir.join(lib).is_file(),
@@ -76,6 +72,15 @@ fn header_matches_cbindgen_output() {
     ] {
         assert!(have.contains(name), "the header does not declare {name}");
     }
+}
+
+/// A command running a program built by [`build`]. `cargo test` puts `target/<profile>`
+/// on `LD_LIBRARY_PATH`, which would load a stale copy of the shared library before the
+/// program's own run path (`deps/`), so it is removed.
+fn c_program(exe: &Path) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.env_remove("LD_LIBRARY_PATH");
+    cmd
 }
 
 /// Libraries a Rust static library needs from the system on Linux (what
@@ -173,7 +178,7 @@ fn c_test_against_shared_and_static_library() {
             );
         }
         let out = run_ok(
-            Command::new(&exe)
+            c_program(&exe)
                 .env("SPIRV_LIFT_EXPECTED_VERSION", env!("CARGO_PKG_VERSION"))
                 .arg(root.join("shaders/helper_subgroup_loop.comp.spv"))
                 .arg(root.join("tests/malformed").join(exp.file))
@@ -200,13 +205,13 @@ fn cpp_example_translates_and_reports_errors() {
         &exe,
         false,
     );
-    let ir = run_ok(Command::new(&exe).arg(root.join("shaders/reduce_shared.comp.spv")));
+    let ir = run_ok(c_program(&exe).arg(root.join("shaders/reduce_shared.comp.spv")));
     assert!(ir.contains("target triple = \"amdgcn-amd-amdhsa\""), "{ir}");
     assert!(ir.contains("amdgpu-synchronize-as"), "no AMDGPU fence tags");
 
     let exp = expected_error();
     let bad = root.join("tests/malformed").join(exp.file);
-    let out = common::run(Command::new(&exe).arg(&bad));
+    let out = common::run(c_program(&exe).arg(&bad));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(out.stdout.is_empty());

@@ -8,6 +8,7 @@
 //! each instruction lowers to, and the module is within the resource limits of
 //! [`limits`] (so no later pass allocates, prints or recurses without bound).
 
+pub mod asm;
 pub mod check;
 mod dominance;
 mod inst;

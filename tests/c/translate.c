@@ -176,6 +176,33 @@ static void check_no_location(const char *path) {
     free(bytes);
 }
 
+static void check_text(void) {
+    static const char good[] =
+        "OpCapability Shader\n"
+        "OpMemoryModel Logical GLSL450\n"
+        "OpEntryPoint GLCompute %main \"main\"\n"
+        "OpExecutionMode %main LocalSize 1 1 1\n"
+        "%void = OpTypeVoid\n"
+        "%fn = OpTypeFunction %void\n"
+        "%main = OpFunction %void None %fn\n"
+        "%entry = OpLabel\n"
+        "OpReturn\n"
+        "OpFunctionEnd\n";
+    SpirvLiftResult *r = spirv_lift_translate_text(good, strlen(good), NULL);
+    const char *text = spirv_lift_result_text(r, NULL);
+    CHECK(text && strstr(text, "define void @main()") != NULL, "%s",
+          spirv_lift_result_error_text(r, NULL));
+    spirv_lift_result_free(r);
+
+    static const char bad[] = "OpCapability Shader\n  %x = OpNope\n";
+    r = spirv_lift_translate_text(bad, strlen(bad), NULL);
+    const char *msg = spirv_lift_result_error_text(r, NULL);
+    CHECK(msg && strcmp(msg, "line 2, column 8: unknown opcode `OpNope`") == 0, "message %s",
+          msg ? msg : "(null)");
+    CHECK(spirv_lift_result_error_word(r) == -1, "an assembly error has a word offset");
+    spirv_lift_result_free(r);
+}
+
 static void check_null_pointers(void) {
     SpirvLiftResult *r = spirv_lift_translate_words(NULL, 5, NULL);
     CHECK(r != NULL && !spirv_lift_result_ok(r), "NULL words translated");
@@ -203,6 +230,7 @@ int main(int argc, char **argv) {
     check_bad(argv[2], atoll(argv[3]), argv[4], atoll(argv[5]), strtoul(argv[6], NULL, 10),
               argv[7]);
     check_no_location(argv[8]);
+    check_text();
     check_null_pointers();
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures == 0 ? 0 : 1;
