@@ -93,6 +93,7 @@ pub mod lower;
 pub mod mmra;
 pub mod report;
 pub mod spirv;
+pub mod stats;
 
 pub use error::{Error, ErrorKind, Location};
 pub use llvm::Module;

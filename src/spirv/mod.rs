@@ -334,6 +334,22 @@ pub fn op_name_of(opcode: u32) -> Option<&'static str> {
         .map(|g| g.opname)
 }
 
+/// How many instructions follow the 5-word header (stopping at a zero or overlong word
+/// count, which `load` rejects anyway).
+pub fn instruction_count(words: &[u32]) -> usize {
+    let mut i = 5;
+    let mut n = 0;
+    while let Some(w) = words.get(i) {
+        let len = (w >> 16) as usize;
+        if len == 0 || i + len > words.len() {
+            break;
+        }
+        i += len;
+        n += 1;
+    }
+    n
+}
+
 /// The opcode number of an `Op…` name (`"OpLoopMerge"` → 246), if the grammar knows it.
 pub fn opcode_of_name(name: &str) -> Option<u32> {
     let name = name.strip_prefix("Op").unwrap_or(name);
