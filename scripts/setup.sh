@@ -6,6 +6,7 @@
 #   clang-15, llvm-spirv-15  rebuild cl-kernels/
 #   hyperfine, time        benchmarks (scripts/bench.sh: hyperfine and /usr/bin/time -v)
 #   gcc, g++               build the C API test and the C++ example (tests/capi.rs)
+#   bsdutils               script: a pseudo-terminal for the progress-bar test (tests/batch.rs)
 # and, from crates.io, cbindgen (the C header include/spirv_lift.h; Debian's cbindgen 0.24
 # cannot parse edition-2024 attributes such as #[unsafe(no_mangle)]).
 # Idempotent: when every tool is already on PATH nothing is installed.
@@ -13,9 +14,9 @@
 set -euo pipefail
 
 packages=(llvm-19 llvm-22 spirv-tools glslang-tools clang-15 llvm-spirv-15 hyperfine time gcc g++
-          libc6-dev)
+          libc6-dev bsdutils)
 tools=(opt-19 llvm-as-19 llc-19 opt-22 llvm-as-22 llc-22 spirv-as spirv-val spirv-dis
-       glslangValidator clang-15 llvm-spirv-15 hyperfine gcc g++)
+       glslangValidator clang-15 llvm-spirv-15 hyperfine gcc g++ script)
 
 missing=()
 for t in "${tools[@]}"; do

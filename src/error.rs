@@ -115,6 +115,20 @@ pub enum ErrorKind {
 }
 
 /// A translation error: what, and where.
+///
+/// ```
+/// let path = concat!(
+///     env!("CARGO_MANIFEST_DIR"),
+///     "/tests/malformed/atomic-result-type-not-pointee.spv"
+/// );
+/// let err = spirv_lift::translate_bytes(&std::fs::read(path)?, &Default::default())
+///     .unwrap_err();
+/// assert_eq!(err.location.word, Some(264));
+/// assert_eq!(err.location.opcode, Some("AtomicIAdd"));
+/// assert_eq!(err.location.result_id, Some(46));
+/// assert!(err.to_string().starts_with("word 264 (OpAtomicIAdd %46): result type"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     /// What went wrong.
