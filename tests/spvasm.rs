@@ -239,3 +239,38 @@ fn mutated_text_never_panics() {
         "{assembled} assembled, {rejected} rejected"
     );
 }
+
+use proptest::prelude::Strategy;
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+    /// Any text made of assembly-like pieces (and arbitrary characters) assembles or is
+    /// rejected with a located error; nothing panics, and what assembles translates or
+    /// is rejected without panicking.
+    #[test]
+    fn arbitrary_text_never_panics(pieces in proptest::collection::vec(
+        proptest::prop_oneof![
+            proptest::sample::select(vec![
+                "OpCapability Shader", "OpCapability Kernel", "OpMemoryModel Logical GLSL450",
+                "OpMemoryModel Physical64 OpenCL", "%a = OpTypeInt 32 1", "%f = OpTypeFloat 16",
+                "%d = OpTypeFloat 64", "%c = OpConstant %a", "%c = OpConstant %f 0x1.8p+3",
+                "%c = OpConstant %d -0x1p+1024", "OpSwitch %c %l 1 %l 0xFFFFFFFFFF %m",
+                "%v = OpLoad %a %p Aligned|MakePointerAvailable", "%e = OpExtInstImport \"GLSL.std.450\"",
+                "%x = OpExtInst %f %e FAbs", "%x = OpExtInst %f %c 99999 %a", "OpDecorate %a BuiltIn",
+                "%s = OpSpecConstantOp %a IAdd", "OpFunctionEnd", "=", "%", "\"", "\\", ";",
+                "\n", " ", "-", "0x", "1e999", "-0", "|", "None", "OpNop", "%1 = %2",
+            ]).prop_map(str::to_string),
+            "\\PC{0,8}",
+        ],
+        0..40,
+    )) {
+        let text = pieces.join(" ");
+        match spirv_lift::spirv::asm::assemble(&text) {
+            Ok(words) => {
+                let _ = spirv_lift::translate(&words, &Default::default());
+            }
+            Err(e) => proptest::prop_assert!(e.to_string().starts_with("line "), "{}", e),
+        }
+    }
+}
