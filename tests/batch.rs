@@ -64,8 +64,13 @@ fn batch_on_a_terminal_draws_a_progress_bar() {
         command.push(' ');
         command.push_str(input.to_str().expect("UTF-8 path"));
     }
-    let out =
-        common::run(Command::new(common::tool("script")).args(["-qec", &command, "/dev/null"]));
+    let out = common::run(
+        Command::new(common::tool("script"))
+            // A terminal session has a terminal type; CI environments often set none,
+            // and without one the bar library treats the terminal as unable to redraw.
+            .env("TERM", "xterm")
+            .args(["-qec", &command, "/dev/null"]),
+    );
     let screen = String::from_utf8_lossy(&out.stdout);
     assert!(
         screen.contains("/4 translated"),
