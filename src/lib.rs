@@ -197,8 +197,19 @@ pub fn translate(words: &[u32], options: &Options) -> Result<Module, Error> {
     lower::lower_module(&module, options)
 }
 
-/// Translates a SPIR-V module given as bytes of either endianness (see the
+/// Translates a SPIR-V module given as bytes of either endianness (see also the
 /// [crate example](crate#translating-a-module)).
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/reduce_shared.comp.spv");
+/// let mut bytes = std::fs::read(path)?;
+/// let little = spirv_lift::translate_bytes(&bytes, &Default::default())?.to_string();
+/// // The same module in big-endian byte order translates identically.
+/// bytes.chunks_exact_mut(4).for_each(|w| w.reverse());
+/// let big = spirv_lift::translate_bytes(&bytes, &Default::default())?.to_string();
+/// assert_eq!(little, big);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// # Errors
 /// As [`translate`], and when the bytes are not a whole number of words or the magic

@@ -57,6 +57,12 @@ pub fn assemble(text: &str) -> Result<Vec<u32>, Error> {
 /// Whether `bytes` look like SPIR-V assembly rather than a binary: not starting with the
 /// magic number in either byte order, and valid UTF-8 whose first significant character
 /// starts a comment, an id or an opcode.
+///
+/// ```
+/// use spirv_lift::spirv::asm::looks_like_text;
+/// assert!(looks_like_text(b"; SPIR-V\n; Version: 1.6\nOpCapability Shader\n"));
+/// assert!(!looks_like_text(&[0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0]));
+/// ```
 pub fn looks_like_text(bytes: &[u8]) -> bool {
     if let Some(first) = bytes.get(..4) {
         let w = u32::from_le_bytes([first[0], first[1], first[2], first[3]]);
