@@ -151,20 +151,8 @@ fn stages(c: &mut Criterion) {
     });
     for (stage, o) in [
         ("5a-lower", opts.clone()),
-        (
-            "5b-lower/no-mmra",
-            Options {
-                mmra: false,
-                ..opts.clone()
-            },
-        ),
-        (
-            "5c-lower/no-convergence",
-            Options {
-                convergence: false,
-                ..opts.clone()
-            },
-        ),
+        ("5b-lower/no-mmra", opts.clone().mmra(false)),
+        ("5c-lower/no-convergence", opts.clone().convergence(false)),
     ] {
         g.bench_function(id(stage), |b| {
             b.iter(|| lower::lower_module(black_box(&module), &o))

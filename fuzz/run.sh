@@ -13,7 +13,7 @@ root=..
 secs=${1:-1200}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(translate_words mutate_corpus llvm_verify)
+[ ${#targets[@]} -gt 0 ] || targets=(translate_words mutate_corpus llvm_verify assemble_text)
 
 # Seeds: the corpus modules and the malformed corpus; for the IR reader, spirv-lift's
 # own output for the corpus.
@@ -22,6 +22,12 @@ for t in translate_words mutate_corpus; do
     for f in "$root"/shaders/*.spv "$root"/cl-kernels/*.spv "$root"/tests/malformed/*.spv; do
         cp "$f" "corpus/$t/seed-$(basename "$(dirname "$f")")-$(basename "$f")"
     done
+done
+# For the assembler: the filetests' SPIR-V assembly and the corpus as spirv-dis prints it.
+mkdir -p corpus/assemble_text
+cp "$root"/tests/filetests/*.spvasm corpus/assemble_text/
+for f in "$root"/shaders/*.spv "$root"/cl-kernels/*.spv; do
+    spirv-dis "$f" -o "corpus/assemble_text/seed-$(basename "$f" .spv).spvasm"
 done
 mkdir -p corpus/llvm_verify
 (cd "$root" && cargo build --quiet --release)

@@ -5,13 +5,18 @@
 #   glslang-tools          glslangValidator (rebuilds shaders/)
 #   clang-15, llvm-spirv-15  rebuild cl-kernels/
 #   hyperfine, time        benchmarks (scripts/bench.sh: hyperfine and /usr/bin/time -v)
+#   gcc, g++               build the C API test and the C++ example (tests/capi.rs)
+#   bsdutils               script: a pseudo-terminal for the progress-bar test (tests/batch.rs)
+# and, from crates.io, cbindgen (the C header include/spirv_lift.h; Debian's cbindgen 0.24
+# cannot parse edition-2024 attributes such as #[unsafe(no_mangle)]).
 # Idempotent: when every tool is already on PATH nothing is installed.
 # Uses sudo only when not running as root.
 set -euo pipefail
 
-packages=(llvm-19 llvm-22 spirv-tools glslang-tools clang-15 llvm-spirv-15 hyperfine time)
+packages=(llvm-19 llvm-22 spirv-tools glslang-tools clang-15 llvm-spirv-15 hyperfine time gcc g++
+          libc6-dev bsdutils)
 tools=(opt-19 llvm-as-19 llc-19 opt-22 llvm-as-22 llc-22 spirv-as spirv-val spirv-dis
-       glslangValidator clang-15 llvm-spirv-15 hyperfine)
+       glslangValidator clang-15 llvm-spirv-15 hyperfine gcc g++ script)
 
 missing=()
 for t in "${tools[@]}"; do
@@ -37,6 +42,13 @@ if ((${#missing[@]} > 0)); then
     done
 fi
 
+# The header test compares against this exact cbindgen version's output.
+cbindgen_version=0.29.4
+if [[ "$(cbindgen --version 2>/dev/null)" != "cbindgen $cbindgen_version" ]]; then
+    echo "setup: installing cbindgen $cbindgen_version with cargo install" >&2
+    cargo install cbindgen --version "$cbindgen_version" --locked </dev/null
+fi
+
 echo "setup: oracle tools found:"
 for t in opt-19 opt-22 llc-19 llc-22; do
     printf '  %-16s %s\n' "$t" "$("$t" --version | grep -m1 -i 'llvm version' | sed 's/^ *//')"
@@ -46,3 +58,4 @@ printf '  %-16s %s\n' glslangValidator "$(glslangValidator --version | head -n1)
 printf '  %-16s %s\n' clang-15 "$(clang-15 --version | head -n1)"
 printf '  %-16s %s\n' llvm-spirv-15 "$(llvm-spirv-15 --version | grep -m1 -i version | sed 's/^ *//')"
 printf '  %-16s %s\n' hyperfine "$(hyperfine --version | head -n1)"
+printf '  %-16s %s\n' cbindgen "$(cbindgen --version)"

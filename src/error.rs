@@ -99,12 +99,36 @@ pub enum ErrorKind {
     /// A valid instruction in a form this tool does not translate yet.
     #[error("{0}")]
     UnsupportedForm(String),
+    /// SPIR-V assembly text that does not assemble (`.spvasm` input).
+    #[error("line {line}, column {column}: {message}")]
+    Assembly {
+        /// Line, from 1.
+        line: usize,
+        /// Column in characters, from 1.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
     /// A resource limit protecting the translator from hostile input was hit.
     #[error("{0}")]
     LimitExceeded(String),
 }
 
 /// A translation error: what, and where.
+///
+/// ```
+/// let path = concat!(
+///     env!("CARGO_MANIFEST_DIR"),
+///     "/tests/malformed/atomic-result-type-not-pointee.spv"
+/// );
+/// let err = spirv_lift::translate_bytes(&std::fs::read(path)?, &Default::default())
+///     .unwrap_err();
+/// assert_eq!(err.location.word, Some(264));
+/// assert_eq!(err.location.opcode, Some("AtomicIAdd"));
+/// assert_eq!(err.location.result_id, Some(46));
+/// assert!(err.to_string().starts_with("word 264 (OpAtomicIAdd %46): result type"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     /// What went wrong.
@@ -138,6 +162,10 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let ErrorKind::Assembly { .. } = self.kind {
+            // Text errors are located by line and column, not by word.
+            return write!(f, "{}", self.kind);
+        }
         write!(f, "{}: {}", self.location, self.kind)
     }
 }

@@ -2,6 +2,82 @@
 //!
 //! Pipeline: [`spirv`] (load, word offsets, input checks) → [`analysis`] (CFG, dominators,
 //! loops, structured constructs) → [`lower`] (SPIR-V semantics → [`llvm`] model) → printer.
+//! [`capi`] is the same translation behind a C interface (`include/spirv_lift.h`).
+//!
+//! # Translating a module
+//!
+//! [`translate_bytes`] reads a SPIR-V binary of either byte order; the resulting
+//! [`Module`] prints as LLVM IR text with [`Display`](std::fmt::Display):
+//!
+//! ```
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/reduce_shared.comp.spv");
+//! let bytes = std::fs::read(path)?;
+//! let module = spirv_lift::translate_bytes(&bytes, &spirv_lift::Options::default())?;
+//! let ir = module.to_string();
+//! assert!(ir.contains("target triple = \"spirv-unknown-vulkan1.3-compute\""));
+//! assert!(ir.contains("!mmra"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Errors say where the module is wrong ([`Error::location`]):
+//!
+//! ```
+//! // A header with the magic number and nothing else.
+//! let err = spirv_lift::translate(&[0x0723_0203, 0x0001_0000], &Default::default())
+//!     .unwrap_err();
+//! assert_eq!(err.to_string(), "module: input is 2 words, shorter than the 5-word SPIR-V header");
+//! assert_eq!(err.location.word, None);
+//! ```
+//!
+//! # Walking the MMRA tags
+//!
+//! Every instruction's `!mmra` attachment is a [`MdId`](llvm::MdId);
+//! [`report::tags_of`] turns it into a [`mmra::TagSet`]:
+//!
+//! ```
+//! use spirv_lift::{mmra::Tag, report::tags_of};
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/reduce_shared.comp.spv");
+//! let module = spirv_lift::translate_bytes(&std::fs::read(path)?, &Default::default())?;
+//! let mut workgroup_fences = 0;
+//! for f in &module.functions {
+//!     for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+//!         let tags = tags_of(&module, inst.mmra);
+//!         if matches!(inst.kind, spirv_lift::llvm::InstKind::Fence { .. })
+//!             && tags.contains(&Tag::new("sync-as", "3"))
+//!         {
+//!             workgroup_fences += 1; // this fence orders workgroup memory only
+//!         }
+//!     }
+//! }
+//! assert!(workgroup_fences > 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Checking convergence control
+//!
+//! [`convergence::verify::verify_text`] checks LLVM's static rules for convergence
+//! tokens in IR text from any producer:
+//!
+//! ```
+//! use spirv_lift::convergence::verify::verify_text;
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/helper_subgroup_loop.comp.spv");
+//! let module = spirv_lift::translate_bytes(&std::fs::read(path)?, &Default::default())?;
+//! assert!(verify_text(&module.to_string())?.is_empty());
+//!
+//! // Controlled and uncontrolled convergent calls in one function: LLVM forbids mixing.
+//! let bad = r#"
+//! define void @example() convergent {
+//!   %tok = call token @llvm.experimental.convergence.entry()
+//!   call void @op() [ "convergencectrl"(token %tok) ]
+//!   call void @op()
+//!   ret void
+//! }
+//! declare void @op() convergent
+//! declare token @llvm.experimental.convergence.entry()
+//! "#;
+//! assert!(!verify_text(bad)?.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 #![warn(clippy::unwrap_used, clippy::panic)]
@@ -9,6 +85,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::panic))]
 
 pub mod analysis;
+pub mod capi;
 pub mod convergence;
 pub mod error;
 pub mod llvm;
@@ -17,11 +94,22 @@ pub mod mmra;
 pub mod report;
 pub mod roundtrip;
 pub mod spirv;
+pub mod stats;
 
 pub use error::{Error, ErrorKind, Location};
 pub use llvm::Module;
 
 /// Which backend conventions the output follows (SPEC §3).
+///
+/// ```
+/// use spirv_lift::{Options, Target};
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/reduce_shared.comp.spv");
+/// let options = Options::default().target(Target::Amdgcn);
+/// let ir = spirv_lift::translate_bytes(&std::fs::read(path)?, &options)?.to_string();
+/// assert!(ir.contains("target triple = \"amdgcn-amd-amdhsa\""));
+/// assert!(ir.contains("\"amdgpu-synchronize-as\""));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Target {
     /// LLVM's SPIR-V backend conventions (triples, address spaces, builtins).
@@ -31,14 +119,28 @@ pub enum Target {
     Amdgcn,
 }
 
-/// Translation options.
+/// Translation options: start from [`Options::default`] and change what you need with
+/// the builder methods. New options will be added with defaults that keep today's
+/// behavior, so code written this way keeps compiling (the struct is `#[non_exhaustive]`:
+/// it cannot be built with a struct literal outside this crate).
+///
+/// ```
+/// use spirv_lift::{Options, Target};
+/// let options = Options::default()
+///     .target(Target::Amdgcn)
+///     .mmra(false)
+///     .convergence(true);
+/// assert_eq!(options.target, Target::Amdgcn);
+/// assert!(!options.mmra);
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Options {
-    /// Backend conventions.
+    /// Backend conventions (default [`Target::Generic`]).
     pub target: Target,
-    /// Emit `!mmra` metadata.
+    /// Emit `!mmra` metadata (default on; `--no-mmra` turns it off).
     pub mmra: bool,
-    /// Emit convergence control tokens.
+    /// Emit convergence control tokens (default on; `--no-convergence` turns it off).
     pub convergence: bool,
 }
 
@@ -52,14 +154,97 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// The same options with backend conventions `target`.
+    #[must_use]
+    pub fn target(mut self, target: Target) -> Self {
+        self.target = target;
+        self
+    }
+
+    /// The same options with `!mmra` metadata on or off.
+    #[must_use]
+    pub fn mmra(mut self, enabled: bool) -> Self {
+        self.mmra = enabled;
+        self
+    }
+
+    /// The same options with convergence control tokens on or off.
+    #[must_use]
+    pub fn convergence(mut self, enabled: bool) -> Self {
+        self.convergence = enabled;
+        self
+    }
+}
+
 /// Translates a SPIR-V module given as host-endian words.
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cl-kernels/vector_math.O2.spv");
+/// let words: Vec<u32> = std::fs::read(path)?
+///     .chunks_exact(4)
+///     .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+///     .collect();
+/// let module = spirv_lift::translate(&words, &Default::default())?;
+/// assert_eq!(module.triple, "spirv64-unknown-unknown");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// An [`Error`] naming the instruction (word offset, opcode, result id) when the module
+/// is malformed or uses something not translated yet.
 pub fn translate(words: &[u32], options: &Options) -> Result<Module, Error> {
     let module = spirv::load(words)?;
     lower::lower_module(&module, options)
 }
 
-/// Translates a SPIR-V module given as bytes of either endianness.
+/// Translates a SPIR-V module given as bytes of either endianness (see also the
+/// [crate example](crate#translating-a-module)).
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/reduce_shared.comp.spv");
+/// let mut bytes = std::fs::read(path)?;
+/// let little = spirv_lift::translate_bytes(&bytes, &Default::default())?.to_string();
+/// // The same module in big-endian byte order translates identically.
+/// bytes.chunks_exact_mut(4).for_each(|w| w.reverse());
+/// let big = spirv_lift::translate_bytes(&bytes, &Default::default())?.to_string();
+/// assert_eq!(little, big);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`translate`], and when the bytes are not a whole number of words or the magic
+/// number is wrong.
 pub fn translate_bytes(bytes: &[u8], options: &Options) -> Result<Module, Error> {
     let words = spirv::words_from_bytes(bytes)?;
+    translate(&words, options)
+}
+
+/// Translates SPIR-V assembly text (the `spirv-as` / `spirv-dis` format), assembled
+/// in-process by [`spirv::asm::assemble`].
+///
+/// ```
+/// let text = r#"
+///                OpCapability Shader
+///                OpMemoryModel Logical GLSL450
+///                OpEntryPoint GLCompute %main "main"
+///                OpExecutionMode %main LocalSize 64 1 1
+///        %void = OpTypeVoid
+///          %fn = OpTypeFunction %void
+///        %main = OpFunction %void None %fn
+///       %entry = OpLabel
+///                OpReturn
+///                OpFunctionEnd
+/// "#;
+/// let ir = spirv_lift::translate_text(text, &Default::default())?.to_string();
+/// assert!(ir.contains("define void @main()"));
+/// # Ok::<(), spirv_lift::Error>(())
+/// ```
+///
+/// # Errors
+/// An [`ErrorKind::Assembly`] error (line and column) when the text does not assemble,
+/// else as [`translate`].
+pub fn translate_text(text: &str, options: &Options) -> Result<Module, Error> {
+    let words = spirv::asm::assemble(text)?;
     translate(&words, options)
 }

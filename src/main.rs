@@ -7,6 +7,12 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+mod cli {
+    pub mod stats;
+}
+use cli::stats::Record;
 
 mod conform;
 
@@ -31,7 +37,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[derive(Parser, Debug)]
 #[command(name = "spirv-lift", version, verbatim_doc_comment)]
 struct Cli {
-    /// SPIR-V binaries (either endianness); `-` reads standard input.
+    /// SPIR-V binaries (either endianness) or SPIR-V assembly (`.spvasm`, or text on
+    /// standard input); `-` reads standard input.
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<PathBuf>,
 
@@ -60,6 +67,12 @@ struct Cli {
     #[arg(long, value_enum, value_name = "KIND")]
     report: Option<ReportKind>,
 
+    /// Print counts per module (instructions, MMRA tags by kind, convergence tokens by
+    /// kind, time) as one line of JSON: on standard output when the IR goes to files
+    /// (`-o`, `--out-dir`), else on standard error after everything else.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    stats: Option<StatsFormat>,
+
     /// Number of inputs translated in parallel (default: available cores).
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
@@ -69,6 +82,12 @@ struct Cli {
 enum ReportKind {
     /// What the memory-model relaxation annotations relaxed.
     Mmra,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum StatsFormat {
+    /// One line of JSON.
+    Json,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -187,18 +206,36 @@ impl Output {
     }
 }
 
+/// One translated input: what to write, warnings, and counts if asked for.
+struct Translated {
+    out: Output,
+    warnings: Vec<String>,
+    stats: Option<spirv_lift::stats::Stats>,
+}
+
 /// Translates one input (to the IR, or a report); errors are one line, prefixed with
 /// the input name.
 fn translate_one(
     path: &Path,
     options: &Options,
     report: Option<ReportKind>,
-) -> std::result::Result<(Output, Vec<String>), String> {
+    want_stats: bool,
+) -> std::result::Result<Translated, String> {
     let name = path.display();
     let bytes = read_input(path).map_err(|e| format!("{e:#}"))?;
-    let module =
-        spirv_lift::translate_bytes(&bytes, options).map_err(|e| format!("{name}: {e}"))?;
-    drop(bytes);
+    // SPIR-V assembly: by extension, or by content (e.g. on standard input).
+    let is_text = path.extension().is_some_and(|e| e == "spvasm")
+        || spirv_lift::spirv::asm::looks_like_text(&bytes);
+    let words = if is_text {
+        let text =
+            std::str::from_utf8(&bytes).map_err(|e| format!("{name}: not UTF-8 text: {e}"))?;
+        spirv_lift::spirv::asm::assemble(text)
+    } else {
+        spirv_lift::spirv::words_from_bytes(&bytes)
+    }
+    .map_err(|e| format!("{name}: {e}"))?;
+    let module = spirv_lift::translate(&words, options).map_err(|e| format!("{name}: {e}"))?;
+    let stats = want_stats.then(|| spirv_lift::stats::Stats::of(&words, &module));
     let warnings = module
         .warnings
         .iter()
@@ -208,7 +245,21 @@ fn translate_one(
         Some(ReportKind::Mmra) => Output::Text(spirv_lift::report::mmra_report(&module)),
         None => Output::Ir(Box::new(module)),
     };
-    Ok((out, warnings))
+    Ok(Translated {
+        out,
+        warnings,
+        stats,
+    })
+}
+
+/// Prints the `--stats json` document (see `Cli::stats`).
+fn print_stats(records: &[Record], total: Duration, to_stdout: bool) {
+    let json = cli::stats::json(records, total);
+    if to_stdout {
+        println!("{json}");
+    } else {
+        eprintln!("{json}");
+    }
 }
 
 /// Writes `out` to `path` through a temporary file and a rename, so an error never leaves
@@ -242,14 +293,13 @@ fn write_atomically(path: &Path, out: &Output) -> Result<()> {
 }
 
 fn run(cli: &Cli) -> Result<bool> {
-    let options = Options {
-        target: match cli.target {
+    let options = Options::default()
+        .target(match cli.target {
             TargetArg::Generic => Target::Generic,
             TargetArg::Amdgcn => Target::Amdgcn,
-        },
-        mmra: !cli.no_mmra,
-        convergence: !cli.no_convergence,
-    };
+        })
+        .mmra(!cli.no_mmra)
+        .convergence(!cli.no_convergence);
     let Some(out_dir) = &cli.out_dir else {
         if cli.inputs.len() > 1 {
             bail!(
@@ -258,8 +308,19 @@ fn run(cli: &Cli) -> Result<bool> {
             );
         }
         let input = &cli.inputs[0];
-        return Ok(match translate_one(input, &options, cli.report) {
-            Ok((out, warnings)) => {
+        let start = Instant::now();
+        let result = translate_one(input, &options, cli.report, cli.stats.is_some());
+        let time = start.elapsed();
+        let record = Record {
+            input: input.display().to_string(),
+            time,
+            outcome: match &result {
+                Ok(t) => Ok(t.stats.clone().unwrap_or_default()),
+                Err(e) => Err(e.clone()),
+            },
+        };
+        let ok = match result {
+            Ok(Translated { out, warnings, .. }) => {
                 for w in warnings {
                     eprintln!("warning: {w}");
                 }
@@ -287,7 +348,11 @@ fn run(cli: &Cli) -> Result<bool> {
                 eprintln!("error: {e}");
                 false
             }
-        });
+        };
+        if cli.stats.is_some() {
+            print_stats(&[record], time, cli.output.is_some());
+        }
+        return Ok(ok);
     };
     batch(cli, out_dir, &options)
 }
@@ -303,8 +368,12 @@ fn output_path(out_dir: &Path, input: &Path) -> Result<PathBuf> {
     Ok(out_dir.join(format!("{}.ll", stem.to_string_lossy())))
 }
 
-/// One input's result in batch mode: its warnings, or its error line.
-type Outcome = std::result::Result<Vec<String>, String>;
+/// One input's result in batch mode: its warnings and counts, or its error line; and the
+/// time it took.
+type Outcome = (
+    std::result::Result<(Vec<String>, Option<spirv_lift::stats::Stats>), String>,
+    Duration,
+);
 
 fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
     std::fs::create_dir_all(out_dir)
@@ -323,6 +392,8 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
         .map(|j| j as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let jobs = jobs.min(cli.inputs.len()).max(1);
+    let start = Instant::now();
+    let bar = cli::stats::progress_bar(cli.inputs.len());
     let next = AtomicUsize::new(0);
     let mut results: Vec<Option<Outcome>> = vec![None; cli.inputs.len()];
     let slots: Vec<std::sync::Mutex<Option<Outcome>>> = (0..cli.inputs.len())
@@ -336,36 +407,57 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
                     let Some(input) = cli.inputs.get(i) else {
                         break;
                     };
-                    let r =
-                        translate_one(input, options, cli.report).and_then(|(out, warnings)| {
-                            write_atomically(&outputs[i], &out).map_err(|e| format!("{e:#}"))?;
-                            Ok(warnings)
+                    let t0 = Instant::now();
+                    let r = translate_one(input, options, cli.report, cli.stats.is_some())
+                        .and_then(|t| {
+                            write_atomically(&outputs[i], &t.out).map_err(|e| format!("{e:#}"))?;
+                            Ok((t.warnings, t.stats))
                         });
                     if let Ok(mut slot) = slots[i].lock() {
-                        *slot = Some(r);
+                        *slot = Some((r, t0.elapsed()));
+                    }
+                    if let Some(bar) = &bar {
+                        bar.inc(1);
                     }
                 }
             });
         }
     });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
     for (i, slot) in slots.into_iter().enumerate() {
         results[i] = slot.into_inner().ok().flatten();
     }
     // Report in input order, so stderr is deterministic whatever -j is.
-    let mut ok = true;
     let mut failed = 0usize;
-    for r in results.into_iter().flatten() {
-        match r {
-            Ok(warnings) => warnings.iter().for_each(|w| eprintln!("warning: {w}")),
+    let mut records = Vec::with_capacity(results.len());
+    for (input, r) in cli.inputs.iter().zip(results) {
+        let Some((r, time)) = r else { continue };
+        let outcome = match r {
+            Ok((warnings, stats)) => {
+                warnings.iter().for_each(|w| eprintln!("warning: {w}"));
+                Ok(stats.unwrap_or_default())
+            }
             Err(e) => {
                 eprintln!("error: {e}");
-                ok = false;
                 failed += 1;
+                Err(e)
             }
-        }
+        };
+        records.push(Record {
+            input: input.display().to_string(),
+            time,
+            outcome,
+        });
     }
-    if failed > 0 {
-        eprintln!("{} of {} inputs failed", failed, cli.inputs.len());
+    let total = start.elapsed();
+    eprintln!(
+        "{}",
+        cli::stats::summary(cli.inputs.len() - failed, failed, total)
+    );
+    if cli.stats.is_some() {
+        print_stats(&records, total, true);
     }
-    Ok(ok)
+    Ok(failed == 0)
 }

@@ -162,15 +162,8 @@ fn llvm_bug_reproducers_reproduce() {
 fn reader_fixpoint_for_every_profile() {
     use spirv_lift::{Options, Target};
     let profiles = [
-        Options {
-            target: Target::Amdgcn,
-            ..Options::default()
-        },
-        Options {
-            mmra: false,
-            convergence: false,
-            ..Options::default()
-        },
+        Options::default().target(Target::Amdgcn),
+        Options::default().mmra(false).convergence(false),
     ];
     let mut checked = 0;
     for path in common::corpus_files() {

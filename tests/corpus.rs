@@ -48,10 +48,7 @@ fn corpus_generic_translates_and_verifies() {
 /// IR; graphics stages are refused with a typed error (the profile compiles compute only).
 #[test]
 fn corpus_amdgcn_translates_and_verifies() {
-    let options = Options {
-        target: Target::Amdgcn,
-        ..Options::default()
-    };
+    let options = Options::default().target(Target::Amdgcn);
     check_corpus_where("--target amdgcn", &options, is_compute);
     for path in common::corpus_files()
         .into_iter()
@@ -77,11 +74,7 @@ fn is_compute(path: &std::path::Path) -> bool {
 /// With annotations off (`--no-mmra --no-convergence`).
 #[test]
 fn corpus_without_annotations_translates_and_verifies() {
-    let options = Options {
-        mmra: false,
-        convergence: false,
-        ..Options::default()
-    };
+    let options = Options::default().mmra(false).convergence(false);
     check_corpus("--no-mmra --no-convergence", &options);
 }
 
@@ -264,10 +257,7 @@ fn corpus_amdgcn_compiles_with_llc() {
 }
 
 fn compile_with_llc(job: &LlcJob) -> LlcOutcome {
-    let amdgcn = Options {
-        target: Target::Amdgcn,
-        ..Options::default()
-    };
+    let amdgcn = Options::default().target(Target::Amdgcn);
     let bytes = match std::fs::read(&job.path) {
         Ok(b) => b,
         Err(e) => return LlcOutcome::Failed(format!("cannot read: {e}")),
@@ -284,10 +274,7 @@ fn compile_with_llc(job: &LlcJob) -> LlcOutcome {
         Err(e) => e,
     };
     if job.llc == "llc-19" && err.contains("PHI nodes cannot have token type") {
-        let no_tokens = Options {
-            convergence: false,
-            ..amdgcn
-        };
+        let no_tokens = amdgcn.clone().convergence(false);
         let retry = match spirv_lift::translate_bytes(&bytes, &no_tokens) {
             Ok(m) => m.to_string(),
             Err(e) => return LlcOutcome::Failed(format!("translation error: {e}")),
@@ -342,11 +329,7 @@ fn amdgcn_tags_reduce_sync_on_local_reduce() {
     let bytes = std::fs::read(common::repo_root().join("cl-kernels/local_reduce.O2.spv"))
         .expect("read local_reduce.O2.spv");
     let translate = |mmra: bool| {
-        let options = Options {
-            target: Target::Amdgcn,
-            mmra,
-            ..Options::default()
-        };
+        let options = Options::default().target(Target::Amdgcn).mmra(mmra);
         spirv_lift::translate_bytes(&bytes, &options)
             .expect("translate local_reduce")
             .to_string()
@@ -409,10 +392,7 @@ fn sync_instructions(llc: &str, cpu: &str, attr: Option<&str>, ll: &str) -> usiz
 fn amdgcn_vulkan_abi_in_code_object_metadata() {
     let bytes = std::fs::read(common::repo_root().join("shaders/push_const_matrix.comp.spv"))
         .expect("read push_const_matrix.comp.spv");
-    let options = Options {
-        target: Target::Amdgcn,
-        ..Options::default()
-    };
+    let options = Options::default().target(Target::Amdgcn);
     let ll = spirv_lift::translate_bytes(&bytes, &options)
         .expect("translate push_const_matrix")
         .to_string();

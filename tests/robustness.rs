@@ -106,10 +106,7 @@ fn translate_safely(words: Vec<u32>, options: Options) -> Result<(), String> {
 
 #[test]
 fn mutated_corpus_modules_never_panic() {
-    let amdgcn = Options {
-        target: spirv_lift::Target::Amdgcn,
-        ..Options::default()
-    };
+    let amdgcn = Options::default().target(spirv_lift::Target::Amdgcn);
     // The amdgcn inputs exercise its own lowering: resource arguments threaded through
     // calls (abi.rs) and subgroup operations as wave intrinsics (wave.rs).
     let inputs = [

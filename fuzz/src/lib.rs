@@ -11,15 +11,14 @@ use spirv_lift::{Options, Target};
 /// keeps its option set and the four sets are all exercised.
 pub fn options_for(len: usize) -> Options {
     let k = (len / 4) % 4;
-    Options {
-        target: if k & 1 == 0 {
+    Options::default()
+        .target(if k & 1 == 0 {
             Target::Generic
         } else {
             Target::Amdgcn
-        },
-        mmra: k != 2,
-        convergence: k != 3,
-    }
+        })
+        .mmra(k != 2)
+        .convergence(k != 3)
 }
 
 /// Translates host words and prints the result; panics (a finding) when an error

@@ -86,6 +86,25 @@ impl fmt::Display for Diagnostic {
 
 /// Reads `text` and verifies every function in it.
 ///
+/// ```
+/// use spirv_lift::convergence::verify::verify_text;
+/// // A loop heart outside a loop header is an error.
+/// let ir = r#"
+/// define void @f() convergent {
+/// entry:
+///   %e = call token @llvm.experimental.convergence.entry()
+///   %l = call token @llvm.experimental.convergence.loop() [ "convergencectrl"(token %e) ]
+///   ret void
+/// }
+/// declare token @llvm.experimental.convergence.entry()
+/// declare token @llvm.experimental.convergence.loop()
+/// "#;
+/// let diags = verify_text(ir)?;
+/// assert_eq!(diags.len(), 1);
+/// assert_eq!(diags[0].function, "f");
+/// # Ok::<(), spirv_lift::llvm::reader::ReadError>(())
+/// ```
+///
 /// # Errors
 /// The reader's [`ReadError`] when the text is not readable as LLVM IR.
 pub fn verify_text(text: &str) -> Result<Vec<Diagnostic>, ReadError> {

@@ -2,8 +2,8 @@
 //!
 //! [`lower_module`] reads the module-level facts (memory model, names, decorations,
 //! entry points), lowers types, constants and global variables in module order
-//! ([`types`], [`consts`], [`globals`]), declares every function, then lowers each
-//! function body ([`func`]) with one sub-module per instruction class.
+//! (`types`, `consts`, `globals`), declares every function, then lowers each
+//! function body (`func`) with one sub-module per instruction class.
 
 mod abi;
 mod amdgcn;

@@ -154,7 +154,6 @@ pub fn check(module: &Module) -> Result<(), Error> {
     check_recursion(module)
 }
 
-
 fn leaf(class: Class) -> TypeFacts {
     TypeFacts {
         class,

@@ -8,6 +8,7 @@
 //! each instruction lowers to, and the module is within the resource limits of
 //! [`limits`] (so no later pass allocates, prints or recurses without bound).
 
+pub mod asm;
 pub mod check;
 mod dominance;
 mod inst;
@@ -331,6 +332,31 @@ pub fn op_name_of(opcode: u32) -> Option<&'static str> {
     rspirv::grammar::INSTRUCTION_TABLE
         .lookup_opcode(opcode)
         .map(|g| g.opname)
+}
+
+/// How many instructions follow the 5-word header (stopping at a zero or overlong word
+/// count, which `load` rejects anyway).
+pub fn instruction_count(words: &[u32]) -> usize {
+    let mut i = 5;
+    let mut n = 0;
+    while let Some(w) = words.get(i) {
+        let len = (w >> 16) as usize;
+        if len == 0 || i + len > words.len() {
+            break;
+        }
+        i += len;
+        n += 1;
+    }
+    n
+}
+
+/// The opcode number of an `Op…` name (`"OpLoopMerge"` → 246), if the grammar knows it.
+pub fn opcode_of_name(name: &str) -> Option<u32> {
+    let name = name.strip_prefix("Op").unwrap_or(name);
+    rspirv::grammar::INSTRUCTION_TABLE
+        .iter()
+        .find(|g| g.opname == name)
+        .map(|g| g.opcode as u32)
 }
 
 struct Collector<'a> {

@@ -41,10 +41,24 @@ fn is_executable(path: &Path) -> bool {
 }
 
 /// Runs a tool to completion, panicking only if it cannot be started at all.
+///
+/// On this VM, starting a process while several test threads start others now and then
+/// fails with `ENOENT` for a tool that exists (seen once in a few full runs of
+/// `tests/corpus.rs`, on different tools); such a start is retried a few times before it
+/// counts as a failure. A tool that is really missing fails every attempt.
 pub fn run(cmd: &mut Command) -> Output {
-    cmd.stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
+    cmd.stdin(Stdio::null());
+    let mut attempt = 0;
+    loop {
+        match cmd.output() {
+            Ok(out) => return out,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && attempt < 4 => {
+                attempt += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50 * attempt));
+            }
+            Err(e) => panic!("cannot run {cmd:?}: {e}"),
+        }
+    }
 }
 
 /// Runs a tool with `input` on its standard input.

@@ -1,0 +1,560 @@
+//! The C API: opaque handles over [`translate_bytes`](crate::translate_bytes) for C and C++
+//! drivers. The header `include/spirv_lift.h` is generated from this file by cbindgen
+//! (`cbindgen.toml`); a test fails when the committed header drifts.
+//!
+//! Rules every function follows:
+//! - No global state: handles are independent, so different threads may translate at the
+//!   same time. One handle may be read from several threads at once (every accessor takes
+//!   a `const` pointer), but must not be freed while in use.
+//! - No panic crosses the boundary: translation runs under `catch_unwind`, and a panic
+//!   becomes an error result ("internal error: …").
+//! - Null pointers are checked: a null handle makes accessors return their "nothing"
+//!   value (`NULL`, `0`, `-1`, `false`), and a null input buffer with a non-zero length is
+//!   an error result.
+//! - Strings returned are UTF-8, NUL-terminated, and owned by the handle they came from;
+//!   they stay valid until that handle is freed.
+
+use crate::{Error, Options, Target};
+use std::ffi::{CStr, c_char};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// `spirv_lift_options_set_target`: LLVM's SPIR-V backend conventions (the default).
+pub const SPIRV_LIFT_TARGET_GENERIC: u32 = 0;
+/// `spirv_lift_options_set_target`: LLVM's AMDGPU backend (`amdgcn-amd-amdhsa`).
+pub const SPIRV_LIFT_TARGET_AMDGCN: u32 = 1;
+
+/// Translation options. Create with `spirv_lift_options_new`, free with
+/// `spirv_lift_options_free`.
+pub struct SpirvLiftOptions {
+    options: Options,
+}
+
+/// The result of one translation: either the LLVM IR text or an error. Free with
+/// `spirv_lift_result_free`.
+pub struct SpirvLiftResult {
+    /// The IR text with a trailing NUL (not counted in the length), on success.
+    text: Option<Vec<u8>>,
+    /// Warnings, each NUL-terminated.
+    warnings: Vec<Vec<u8>>,
+    error: Option<CError>,
+}
+
+/// An error in C-ready form.
+struct CError {
+    /// What went wrong, NUL-terminated.
+    message: Vec<u8>,
+    /// The whole one-line rendering (`word 412 (OpLoopMerge %38): …`), NUL-terminated.
+    full: Vec<u8>,
+    word: Option<usize>,
+    /// The opcode's grammar name with the `Op` prefix, NUL-terminated.
+    opcode_name: Option<Vec<u8>>,
+    opcode: Option<u32>,
+    result_id: Option<u32>,
+}
+
+/// A string with a trailing NUL; interior NULs (impossible in our messages, but the type
+/// cannot say so) are replaced so the C string is never cut short.
+fn c_bytes(s: &str) -> Vec<u8> {
+    let mut v: Vec<u8> = s.bytes().map(|b| if b == 0 { b'?' } else { b }).collect();
+    v.push(0);
+    v
+}
+
+impl CError {
+    fn from_error(e: &Error) -> CError {
+        let name = e.location.opcode.map(|op| {
+            if op.starts_with("Op") {
+                op.to_string()
+            } else {
+                format!("Op{op}")
+            }
+        });
+        CError {
+            message: c_bytes(&e.kind.to_string()),
+            full: c_bytes(&e.to_string()),
+            word: e.location.word,
+            opcode: name.as_deref().and_then(crate::spirv::opcode_of_name),
+            opcode_name: name.as_deref().map(c_bytes),
+            result_id: e.location.result_id,
+        }
+    }
+
+    /// An error of the API itself (null pointer, panic), with no location.
+    fn plain(msg: &str) -> CError {
+        CError {
+            message: c_bytes(msg),
+            full: c_bytes(msg),
+            word: None,
+            opcode_name: None,
+            opcode: None,
+            result_id: None,
+        }
+    }
+}
+
+impl SpirvLiftResult {
+    fn failed(error: CError) -> *mut SpirvLiftResult {
+        Box::into_raw(Box::new(SpirvLiftResult {
+            text: None,
+            warnings: Vec::new(),
+            error: Some(error),
+        }))
+    }
+
+    /// Translates under `catch_unwind`; `input` produces the module.
+    fn run(
+        input: impl FnOnce(&Options) -> Result<crate::Module, Error>,
+        options: *const SpirvLiftOptions,
+    ) -> *mut SpirvLiftResult {
+        // SAFETY: the caller passes null or a pointer from `spirv_lift_options_new` that
+        // it has not freed (the documented contract).
+        let options = match unsafe { options.as_ref() } {
+            Some(o) => o.options.clone(),
+            None => Options::default(),
+        };
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            input(&options).map(|module| {
+                let mut text = module.to_string().into_bytes();
+                // LLVM IR escapes NUL in strings (`\00`), so the text has none.
+                text.push(0);
+                let warnings = module.warnings.iter().map(|w| c_bytes(w)).collect();
+                (text, warnings)
+            })
+        }));
+        match outcome {
+            Ok(Ok((text, warnings))) => Box::into_raw(Box::new(SpirvLiftResult {
+                text: Some(text),
+                warnings,
+                error: None,
+            })),
+            Ok(Err(e)) => Self::failed(CError::from_error(&e)),
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Self::failed(CError::plain(&format!("internal error: {what}")))
+            }
+        }
+    }
+}
+
+/// The library version (`"0.1.0"`), a static NUL-terminated string.
+#[unsafe(no_mangle)]
+pub extern "C" fn spirv_lift_version() -> *const c_char {
+    const VERSION: &CStr =
+        match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+            Ok(s) => s,
+            Err(_) => c"unknown",
+        };
+    VERSION.as_ptr()
+}
+
+/// New options with the defaults: generic target, MMRA tags on, convergence tokens on.
+/// Never returns NULL.
+#[unsafe(no_mangle)]
+pub extern "C" fn spirv_lift_options_new() -> *mut SpirvLiftOptions {
+    Box::into_raw(Box::new(SpirvLiftOptions {
+        options: Options::default(),
+    }))
+}
+
+/// Frees options. NULL is ignored.
+///
+/// # Safety
+/// `options` is NULL or came from `spirv_lift_options_new` and was not freed before.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_free(options: *mut SpirvLiftOptions) {
+    if !options.is_null() {
+        // SAFETY: per the contract, the pointer came from `Box::into_raw` and is live.
+        drop(unsafe { Box::from_raw(options) });
+    }
+}
+
+/// Applies `f` to the options behind `options`; false when it is NULL.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+unsafe fn with_options(options: *mut SpirvLiftOptions, f: impl FnOnce(&mut Options)) -> bool {
+    // SAFETY: per the caller's contract.
+    match unsafe { options.as_mut() } {
+        Some(o) => {
+            f(&mut o.options);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Chooses the backend conventions. Returns false (and does nothing) when `options` is
+/// NULL or `target` is not one of the `SPIRV_LIFT_TARGET_*` values.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_set_target(
+    options: *mut SpirvLiftOptions,
+    target: u32,
+) -> bool {
+    let target = match target {
+        SPIRV_LIFT_TARGET_GENERIC => Target::Generic,
+        SPIRV_LIFT_TARGET_AMDGCN => Target::Amdgcn,
+        _ => return false,
+    };
+    // SAFETY: forwarded contract.
+    unsafe { with_options(options, |o| o.target = target) }
+}
+
+/// Turns `!mmra` metadata on or off (`--no-mmra`). False when `options` is NULL.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_set_mmra(
+    options: *mut SpirvLiftOptions,
+    enabled: bool,
+) -> bool {
+    // SAFETY: forwarded contract.
+    unsafe { with_options(options, |o| o.mmra = enabled) }
+}
+
+/// Turns convergence control tokens on or off (`--no-convergence`). False when `options`
+/// is NULL.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_set_convergence(
+    options: *mut SpirvLiftOptions,
+    enabled: bool,
+) -> bool {
+    // SAFETY: forwarded contract.
+    unsafe { with_options(options, |o| o.convergence = enabled) }
+}
+
+/// Translates a SPIR-V module given as `count` host-endian 32-bit words. `options` may be
+/// NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`.
+///
+/// # Safety
+/// `words` is NULL (then `count` must be 0, or the result is an error) or points to
+/// `count` readable words; `options` is NULL or a live pointer from
+/// `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_translate_words(
+    words: *const u32,
+    count: usize,
+    options: *const SpirvLiftOptions,
+) -> *mut SpirvLiftResult {
+    if words.is_null() && count != 0 {
+        return SpirvLiftResult::failed(CError::plain("words is NULL"));
+    }
+    let words: &[u32] = if count == 0 {
+        &[]
+    } else {
+        // SAFETY: non-null and `count` readable words, per the contract.
+        unsafe { std::slice::from_raw_parts(words, count) }
+    };
+    SpirvLiftResult::run(|o| crate::translate(words, o), options)
+}
+
+/// Translates a SPIR-V binary given as `len` bytes, in either byte order. `options` may be
+/// NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`.
+///
+/// # Safety
+/// `bytes` is NULL (then `len` must be 0, or the result is an error) or points to `len`
+/// readable bytes; `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_translate_bytes(
+    bytes: *const u8,
+    len: usize,
+    options: *const SpirvLiftOptions,
+) -> *mut SpirvLiftResult {
+    if bytes.is_null() && len != 0 {
+        return SpirvLiftResult::failed(CError::plain("bytes is NULL"));
+    }
+    let bytes: &[u8] = if len == 0 {
+        &[]
+    } else {
+        // SAFETY: non-null and `len` readable bytes, per the contract.
+        unsafe { std::slice::from_raw_parts(bytes, len) }
+    };
+    SpirvLiftResult::run(|o| crate::translate_bytes(bytes, o), options)
+}
+
+/// Translates SPIR-V assembly text (the `spirv-as` format), `len` bytes of UTF-8 (no NUL
+/// needed), assembled in-process. An assembly error has no word offset; its message
+/// names the line and column. `options` may be NULL for the defaults. Never returns NULL.
+///
+/// # Safety
+/// `text` is NULL (then `len` must be 0, or the result is an error) or points to `len`
+/// readable bytes; `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_translate_text(
+    text: *const c_char,
+    len: usize,
+    options: *const SpirvLiftOptions,
+) -> *mut SpirvLiftResult {
+    if text.is_null() && len != 0 {
+        return SpirvLiftResult::failed(CError::plain("text is NULL"));
+    }
+    let bytes: &[u8] = if len == 0 {
+        &[]
+    } else {
+        // SAFETY: non-null and `len` readable bytes, per the contract.
+        unsafe { std::slice::from_raw_parts(text.cast::<u8>(), len) }
+    };
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return SpirvLiftResult::failed(CError::plain("text is not UTF-8"));
+    };
+    SpirvLiftResult::run(|o| crate::translate_text(text, o), options)
+}
+
+/// Frees a result and every string it handed out. NULL is ignored.
+///
+/// # Safety
+/// `result` is NULL or came from a `spirv_lift_translate_*` function and was not freed
+/// before.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_free(result: *mut SpirvLiftResult) {
+    if !result.is_null() {
+        // SAFETY: per the contract, the pointer came from `Box::into_raw` and is live.
+        drop(unsafe { Box::from_raw(result) });
+    }
+}
+
+/// The result behind a pointer, if any.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer.
+unsafe fn result_ref<'a>(result: *const SpirvLiftResult) -> Option<&'a SpirvLiftResult> {
+    // SAFETY: per the caller's contract.
+    unsafe { result.as_ref() }
+}
+
+/// The error of a result, if any.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer.
+unsafe fn error_ref<'a>(result: *const SpirvLiftResult) -> Option<&'a CError> {
+    // SAFETY: per the caller's contract.
+    unsafe { result_ref(result) }.and_then(|r| r.error.as_ref())
+}
+
+/// A NUL-terminated byte string as a C pointer, storing its length (without the NUL) in
+/// `*len` when `len` is not NULL.
+///
+/// # Safety
+/// `len` is NULL or writable.
+unsafe fn c_str_out(s: Option<&Vec<u8>>, len: *mut usize) -> *const c_char {
+    let (ptr, n) = match s {
+        Some(v) => (v.as_ptr().cast::<c_char>(), v.len().saturating_sub(1)),
+        None => (std::ptr::null(), 0),
+    };
+    if !len.is_null() {
+        // SAFETY: non-null and writable, per the contract.
+        unsafe { *len = n };
+    }
+    ptr
+}
+
+/// True when the translation succeeded (the text is available). False for NULL.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_ok(result: *const SpirvLiftResult) -> bool {
+    // SAFETY: forwarded contract.
+    unsafe { result_ref(result) }.is_some_and(|r| r.text.is_some())
+}
+
+/// The LLVM IR text (NUL-terminated; its length without the NUL goes to `*len` when `len`
+/// is not NULL). NULL (and length 0) when the translation failed or `result` is NULL.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer; `len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_text(
+    result: *const SpirvLiftResult,
+    len: *mut usize,
+) -> *const c_char {
+    // SAFETY: forwarded contract.
+    unsafe { c_str_out(result_ref(result).and_then(|r| r.text.as_ref()), len) }
+}
+
+/// How many warnings the translation produced (e.g. a specialization-constant scope that
+/// was widened). 0 for NULL.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_warning_count(result: *const SpirvLiftResult) -> usize {
+    // SAFETY: forwarded contract.
+    unsafe { result_ref(result) }.map_or(0, |r| r.warnings.len())
+}
+
+/// Warning number `index` (NUL-terminated; length to `*len` when `len` is not NULL), or
+/// NULL when there is no such warning.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer; `len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_warning(
+    result: *const SpirvLiftResult,
+    index: usize,
+    len: *mut usize,
+) -> *const c_char {
+    // SAFETY: forwarded contract.
+    unsafe { c_str_out(result_ref(result).and_then(|r| r.warnings.get(index)), len) }
+}
+
+/// What went wrong, without the location (`merge block %40 is not a block of this
+/// function`); NUL-terminated, length to `*len` when `len` is not NULL. NULL when the
+/// translation succeeded or `result` is NULL.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer; `len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_error_message(
+    result: *const SpirvLiftResult,
+    len: *mut usize,
+) -> *const c_char {
+    // SAFETY: forwarded contract.
+    unsafe { c_str_out(error_ref(result).map(|e| &e.message), len) }
+}
+
+/// The whole error line as the command line prints it after `error: <file>: `
+/// (`word 412 (OpLoopMerge %38): merge block %40 is not a block of this function`).
+/// NULL when the translation succeeded or `result` is NULL.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer; `len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_error_text(
+    result: *const SpirvLiftResult,
+    len: *mut usize,
+) -> *const c_char {
+    // SAFETY: forwarded contract.
+    unsafe { c_str_out(error_ref(result).map(|e| &e.full), len) }
+}
+
+/// The word offset of the instruction the error is about (the header is words 0–4), or
+/// -1 when the error has no offset (a whole-module error), the translation succeeded, or
+/// `result` is NULL.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_error_word(result: *const SpirvLiftResult) -> i64 {
+    // SAFETY: forwarded contract.
+    unsafe { error_ref(result) }
+        .and_then(|e| e.word)
+        .and_then(|w| i64::try_from(w).ok())
+        .unwrap_or(-1)
+}
+
+/// The opcode name of the instruction the error is about (`OpLoopMerge`), or NULL when
+/// there is none.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_error_opcode_name(
+    result: *const SpirvLiftResult,
+) -> *const c_char {
+    // SAFETY: forwarded contract.
+    unsafe {
+        c_str_out(
+            error_ref(result).and_then(|e| e.opcode_name.as_ref()),
+            std::ptr::null_mut(),
+        )
+    }
+}
+
+/// The opcode number of the instruction the error is about (246 for `OpLoopMerge`), or -1
+/// when there is none.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_error_opcode(result: *const SpirvLiftResult) -> i64 {
+    // SAFETY: forwarded contract.
+    unsafe { error_ref(result) }
+        .and_then(|e| e.opcode)
+        .map_or(-1, i64::from)
+}
+
+/// The result id of the instruction the error is about, or 0 when it has none (SPIR-V
+/// ids start at 1).
+///
+/// # Safety
+/// `result` is NULL or a live result pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_error_result_id(result: *const SpirvLiftResult) -> u32 {
+    // SAFETY: forwarded contract.
+    unsafe { error_ref(result) }
+        .and_then(|e| e.result_id)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn null_inputs_are_errors_not_crashes() {
+        unsafe {
+            let r = spirv_lift_translate_words(std::ptr::null(), 5, std::ptr::null());
+            assert!(!spirv_lift_result_ok(r));
+            let msg = CStr::from_ptr(spirv_lift_result_error_message(r, std::ptr::null_mut()));
+            assert_eq!(msg.to_str().unwrap(), "words is NULL");
+            assert_eq!(spirv_lift_result_error_word(r), -1);
+            assert!(spirv_lift_result_error_opcode_name(r).is_null());
+            assert_eq!(spirv_lift_result_error_opcode(r), -1);
+            spirv_lift_result_free(r);
+
+            assert!(!spirv_lift_result_ok(std::ptr::null()));
+            let mut len = 7usize;
+            assert!(spirv_lift_result_text(std::ptr::null(), &mut len).is_null());
+            assert_eq!(len, 0);
+            assert!(!spirv_lift_options_set_mmra(std::ptr::null_mut(), false));
+            spirv_lift_options_free(std::ptr::null_mut());
+            spirv_lift_result_free(std::ptr::null_mut());
+        }
+    }
+
+    #[test]
+    fn empty_input_is_a_located_error() {
+        unsafe {
+            let r = spirv_lift_translate_bytes(std::ptr::null(), 0, std::ptr::null());
+            assert!(!spirv_lift_result_ok(r));
+            let full = CStr::from_ptr(spirv_lift_result_error_text(r, std::ptr::null_mut()));
+            assert_eq!(
+                full.to_str().unwrap(),
+                "module: input is 0 words, shorter than the 5-word SPIR-V header"
+            );
+            spirv_lift_result_free(r);
+        }
+    }
+
+    #[test]
+    fn panics_become_errors() {
+        let r = SpirvLiftResult::run(|_| panic!("boom"), std::ptr::null());
+        unsafe {
+            let msg = CStr::from_ptr(spirv_lift_result_error_message(r, std::ptr::null_mut()));
+            assert_eq!(msg.to_str().unwrap(), "internal error: boom");
+            spirv_lift_result_free(r);
+        }
+    }
+
+    #[test]
+    fn unknown_target_is_refused() {
+        unsafe {
+            let o = spirv_lift_options_new();
+            assert!(!spirv_lift_options_set_target(o, 2));
+            assert!(spirv_lift_options_set_target(o, 1));
+            assert_eq!((*o).options.target, Target::Amdgcn);
+            spirv_lift_options_free(o);
+        }
+    }
+}

@@ -1,0 +1,1161 @@
+//! An assembler for SPIR-V assembly text (the `spirv-as` / `spirv-dis` format), driven by
+//! rspirv's grammar tables: each instruction's operand kinds come from
+//! `rspirv::grammar::INSTRUCTION_TABLE` (and the extended-instruction tables for
+//! `OpExtInst`), enumerant names from the `spirv` crate's enums and flags.
+//!
+//! Ids are numbered in order of first appearance, starting at 1, like `spirv-as` without
+//! `--preserve-numeric-ids` (so `%12` is a name like any other). The SPIR-V version is the
+//! one a `; Version: 1.X` comment (what `spirv-dis` prints) or a `; target-env: …` comment
+//! names, else 1.6 (what `spirv-as` assumes). The generator word is 0 (unregistered
+//! tool). Errors name the line and column (both from 1, columns in characters).
+//!
+//! The grammar tables list operand kinds but not the extra operands some enumerants take
+//! (`Aligned 4`, `Lod %x`, `BuiltIn GlobalInvocationId`); the small tables at the end of this
+//! file say how many, and of which kind where it matters.
+
+use crate::error::{Error, ErrorKind};
+use rspirv::grammar::{
+    ExtInstOp, ExtendedInstruction, InstructionTable, LogicalOperand, OperandKind as K,
+    OperandQuantifier as Q,
+};
+use std::collections::HashMap;
+
+/// Assembles SPIR-V assembly text into host-endian words.
+///
+/// ```
+/// let words = spirv_lift::spirv::asm::assemble(
+///     "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n",
+/// )?;
+/// assert_eq!(words[0], 0x0723_0203); // the magic number
+/// assert_eq!(words[3], 2); // id bound: %void is 1
+/// # Ok::<(), spirv_lift::Error>(())
+/// ```
+///
+/// # Errors
+/// An [`ErrorKind::Assembly`] error with the line and column of the offending token.
+pub fn assemble(text: &str) -> Result<Vec<u32>, Error> {
+    let tokens = lex(text)?;
+    let mut asm = Asm {
+        toks: &tokens,
+        pos: 0,
+        ids: HashMap::new(),
+        num_types: HashMap::new(),
+        value_types: HashMap::new(),
+        ext_sets: HashMap::new(),
+        words: vec![super::MAGIC, version_word(text), 0, 0, 0],
+    };
+    while asm.pos < tokens.len() {
+        asm.instruction()?;
+    }
+    let bound = u32::try_from(asm.ids.len() + 1).map_err(|_| asm.error_at_end("too many ids"))?;
+    if let Some(w) = asm.words.get_mut(3) {
+        *w = bound;
+    }
+    Ok(asm.words)
+}
+
+/// Whether `bytes` look like SPIR-V assembly rather than a binary: not starting with the
+/// magic number in either byte order, and valid UTF-8 whose first significant character
+/// starts a comment, an id or an opcode.
+///
+/// ```
+/// use spirv_lift::spirv::asm::looks_like_text;
+/// assert!(looks_like_text(b"; SPIR-V\n; Version: 1.6\nOpCapability Shader\n"));
+/// assert!(!looks_like_text(&[0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0]));
+/// ```
+pub fn looks_like_text(bytes: &[u8]) -> bool {
+    if let Some(first) = bytes.get(..4) {
+        let w = u32::from_le_bytes([first[0], first[1], first[2], first[3]]);
+        if w == super::MAGIC || w.swap_bytes() == super::MAGIC {
+            return false;
+        }
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    let t = text.trim_start();
+    t.starts_with(';') || t.starts_with('%') || t.starts_with("Op")
+}
+
+/// The version word from a `; Version: 1.X` or `; target-env: …` comment; 1.6 otherwise.
+fn version_word(text: &str) -> u32 {
+    let minor = text.lines().find_map(|line| {
+        let rest = line.trim().strip_prefix(';')?.trim();
+        if let Some(v) = rest.strip_prefix("Version:") {
+            return v.trim().strip_prefix("1.")?.parse::<u32>().ok();
+        }
+        let env = rest.strip_prefix("target-env:")?.trim();
+        if let Some(v) = env.strip_prefix("spv1.") {
+            return v.parse().ok();
+        }
+        match env {
+            "vulkan1.0" => Some(0),
+            "vulkan1.1" => Some(3),
+            "vulkan1.1spv1.4" => Some(4),
+            "vulkan1.2" => Some(5),
+            "vulkan1.3" | "vulkan1.4" => Some(6),
+            _ => None,
+        }
+    });
+    0x0001_0000 | (minor.unwrap_or(6).min(6) << 8)
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok<'a> {
+    /// `%name` (without the `%`).
+    Id(&'a str),
+    /// A quoted string, escapes resolved.
+    Str(String),
+    /// `=`.
+    Eq,
+    /// Anything else: opcode and enumerant names, numbers, masks (`A|B`).
+    Word(&'a str),
+}
+
+#[derive(Clone, Debug)]
+struct Token<'a> {
+    tok: Tok<'a>,
+    line: usize,
+    col: usize,
+}
+
+fn asm_error(line: usize, col: usize, message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Assembly {
+        line,
+        column: col,
+        message: message.into(),
+    })
+}
+
+/// Splits the text into tokens; comments run from `;` to the end of the line.
+fn lex(text: &str) -> Result<Vec<Token<'_>>, Error> {
+    let mut toks = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    let (mut line, mut col) = (1usize, 1usize);
+    let is_delim = |c: char| c.is_whitespace() || c == ';' || c == '"' || c == '=';
+    while let Some(&(i, c)) = chars.peek() {
+        let (tl, tc) = (line, col);
+        if c == '\n' {
+            chars.next();
+            line += 1;
+            col = 1;
+        } else if c.is_whitespace() {
+            chars.next();
+            col += 1;
+        } else if c == ';' {
+            while chars.peek().is_some_and(|&(_, c)| c != '\n') {
+                chars.next();
+            }
+        } else if c == '=' {
+            chars.next();
+            col += 1;
+            toks.push(Token {
+                tok: Tok::Eq,
+                line: tl,
+                col: tc,
+            });
+        } else if c == '"' {
+            chars.next();
+            col += 1;
+            let mut s = String::new();
+            loop {
+                let Some((_, c)) = chars.next() else {
+                    return Err(asm_error(tl, tc, "unterminated string"));
+                };
+                col += 1;
+                match c {
+                    '"' => break,
+                    '\\' => match chars.next() {
+                        Some((_, e)) => {
+                            col += 1;
+                            if e == '\n' {
+                                line += 1;
+                                col = 1;
+                            }
+                            s.push(e);
+                        }
+                        None => return Err(asm_error(tl, tc, "unterminated string")),
+                    },
+                    '\n' => {
+                        line += 1;
+                        col = 1;
+                        s.push(c);
+                    }
+                    _ => s.push(c),
+                }
+            }
+            toks.push(Token {
+                tok: Tok::Str(s),
+                line: tl,
+                col: tc,
+            });
+        } else {
+            let start = i;
+            let mut end = i;
+            while let Some(&(j, c)) = chars.peek() {
+                if is_delim(c) {
+                    break;
+                }
+                end = j + c.len_utf8();
+                chars.next();
+                col += 1;
+            }
+            let word = text.get(start..end).unwrap_or_default();
+            let tok = match word.strip_prefix('%') {
+                Some("") => return Err(asm_error(tl, tc, "`%` without a name")),
+                Some(name) => Tok::Id(name),
+                None => Tok::Word(word),
+            };
+            toks.push(Token {
+                tok,
+                line: tl,
+                col: tc,
+            });
+        }
+    }
+    Ok(toks)
+}
+
+/// What a numeric type is, for literals whose encoding depends on it.
+#[derive(Clone, Copy, Debug)]
+enum NumTy {
+    Int { width: u32, signed: bool },
+    Float { width: u32 },
+}
+
+struct Asm<'t, 'a> {
+    toks: &'t [Token<'a>],
+    pos: usize,
+    /// Name → id, numbered in order of first appearance.
+    ids: HashMap<&'a str, u32>,
+    /// `OpTypeInt` / `OpTypeFloat` results.
+    num_types: HashMap<u32, NumTy>,
+    /// Result id → result type id.
+    value_types: HashMap<u32, u32>,
+    /// `OpExtInstImport` results → set name.
+    ext_sets: HashMap<u32, String>,
+    words: Vec<u32>,
+}
+
+/// The instruction being assembled: its opcode name (for messages) and operand words.
+struct Inst<'g> {
+    name: &'g str,
+    /// Line and column of the opcode, for "missing operand" errors.
+    at: (usize, usize),
+    result: Option<u32>,
+    ops: Vec<u32>,
+}
+
+impl<'t, 'a> Asm<'t, 'a> {
+    fn peek(&self) -> Option<&'t Token<'a>> {
+        self.toks.get(self.pos)
+    }
+
+    fn next(&mut self) -> Option<&'t Token<'a>> {
+        let t = self.toks.get(self.pos);
+        self.pos += 1;
+        t
+    }
+
+    fn error_at(&self, t: &Token<'_>, message: impl Into<String>) -> Error {
+        asm_error(t.line, t.col, message)
+    }
+
+    fn error_at_end(&self, message: impl Into<String>) -> Error {
+        match self.toks.last() {
+            Some(t) => self.error_at(t, message),
+            None => asm_error(1, 1, message),
+        }
+    }
+
+    /// The id of a name, numbering it on first appearance.
+    fn id(&mut self, name: &'a str) -> u32 {
+        let next = self.ids.len() as u32 + 1;
+        *self.ids.entry(name).or_insert(next)
+    }
+
+    /// Whether the next token starts an instruction (`%x =` or a known `Op…` name), or
+    /// the text is over.
+    fn at_instruction_start(&self) -> bool {
+        match self.peek().map(|t| &t.tok) {
+            None => true,
+            Some(Tok::Id(_)) => {
+                matches!(self.toks.get(self.pos + 1).map(|t| &t.tok), Some(Tok::Eq))
+            }
+            Some(Tok::Word(w)) => opcode_grammar(w).is_some(),
+            Some(Tok::Str(_) | Tok::Eq) => false,
+        }
+    }
+
+    fn instruction(&mut self) -> Result<(), Error> {
+        let mut result = None;
+        if let (
+            Some(Token {
+                tok: Tok::Id(name), ..
+            }),
+            Some(Token { tok: Tok::Eq, .. }),
+        ) = (self.toks.get(self.pos), self.toks.get(self.pos + 1))
+        {
+            result = Some(self.id(name));
+            self.pos += 2;
+        }
+        let Some(op_tok) = self.next() else {
+            return Err(self.error_at_end("expected an opcode after `=`"));
+        };
+        let Tok::Word(op_name) = &op_tok.tok else {
+            return Err(self.error_at(op_tok, "expected an opcode (OpName)"));
+        };
+        let Some(grammar) = opcode_grammar(op_name) else {
+            return Err(self.error_at(op_tok, format!("unknown opcode `{op_name}`")));
+        };
+        let has_result = grammar.operands.iter().any(|o| o.kind == K::IdResult);
+        match (has_result, result) {
+            (true, None) => {
+                return Err(self.error_at(
+                    op_tok,
+                    format!("{op_name} needs a result id: `%x = {op_name} …`"),
+                ));
+            }
+            (false, Some(_)) => {
+                return Err(self.error_at(op_tok, format!("{op_name} has no result id")));
+            }
+            _ => {}
+        }
+        let mut inst = Inst {
+            name: op_name,
+            at: (op_tok.line, op_tok.col),
+            result,
+            ops: Vec::new(),
+        };
+        self.operands(&mut inst, grammar.operands)?;
+        if grammar.opcode == spirv::Op::SpecConstantOp {
+            // The grammar stops at the opcode; its operands follow as ids and literals.
+            while !self.at_instruction_start() {
+                self.lexical(&mut inst)?;
+            }
+        }
+        if !self.at_instruction_start()
+            && let Some(t) = self.peek()
+        {
+            return Err(self.error_at(t, format!("too many operands for {op_name}")));
+        }
+        let count = u32::try_from(inst.ops.len() + 1)
+            .ok()
+            .filter(|&c| c <= 0xFFFF)
+            .ok_or_else(|| self.error_at(op_tok, format!("{op_name} has too many operands")))?;
+        self.words.push(count << 16 | grammar.opcode as u32);
+        self.words.extend_from_slice(&inst.ops);
+        self.record(grammar.opcode, grammar.operands, &inst);
+        Ok(())
+    }
+
+    /// Remembers what later literals need: numeric types, value types, ext-inst sets.
+    fn record(&mut self, op: spirv::Op, operands: &[LogicalOperand], inst: &Inst<'_>) {
+        let Some(result) = inst.result else { return };
+        match op {
+            spirv::Op::TypeInt => {
+                if let [_, width, signed, ..] = inst.ops[..] {
+                    self.num_types.insert(
+                        result,
+                        NumTy::Int {
+                            width,
+                            signed: signed != 0,
+                        },
+                    );
+                }
+            }
+            spirv::Op::TypeFloat => {
+                if let [_, width, ..] = inst.ops[..] {
+                    self.num_types.insert(result, NumTy::Float { width });
+                }
+            }
+            spirv::Op::ExtInstImport => {
+                let name = decode_string(inst.ops.get(1..).unwrap_or_default());
+                self.ext_sets.insert(result, name);
+            }
+            _ => {}
+        }
+        if operands.first().is_some_and(|o| o.kind == K::IdResultType)
+            && let Some(&ty) = inst.ops.first()
+        {
+            self.value_types.insert(result, ty);
+        }
+    }
+
+    /// Parses the operands `grammar` lists.
+    fn operands(&mut self, inst: &mut Inst<'_>, grammar: &[LogicalOperand]) -> Result<(), Error> {
+        for operand in grammar {
+            match operand.quantifier {
+                Q::One => self.operand(inst, operand.kind)?,
+                Q::ZeroOrOne => {
+                    if !self.at_instruction_start() {
+                        self.operand(inst, operand.kind)?;
+                    }
+                }
+                Q::ZeroOrMore => {
+                    while !self.at_instruction_start() {
+                        self.operand(inst, operand.kind)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn expect(&mut self, what: &str, inst: &Inst<'_>) -> Result<&'t Token<'a>, Error> {
+        if self.at_instruction_start() {
+            let (line, col) = inst.at;
+            return Err(asm_error(
+                line,
+                col,
+                format!("{} is missing {what}", inst.name),
+            ));
+        }
+        self.next()
+            .ok_or_else(|| self.error_at_end("unexpected end of text"))
+    }
+
+    fn id_operand(&mut self, inst: &mut Inst<'_>) -> Result<(), Error> {
+        let t = self.expect("an id", inst)?;
+        match &t.tok {
+            Tok::Id(name) => {
+                let id = self.id(name);
+                inst.ops.push(id);
+                Ok(())
+            }
+            _ => Err(self.error_at(t, format!("expected an id (%name) in {}", inst.name))),
+        }
+    }
+
+    fn literal_operand(&mut self, inst: &mut Inst<'_>) -> Result<(), Error> {
+        let t = self.expect("a literal number", inst)?;
+        match &t.tok {
+            Tok::Word(w) => {
+                let v = parse_int(w, 32, false)
+                    .ok_or_else(|| self.error_at(t, format!("`{w}` is not a 32-bit integer")))?;
+                inst.ops.push(v as u32);
+                Ok(())
+            }
+            _ => Err(self.error_at(t, format!("expected a literal number in {}", inst.name))),
+        }
+    }
+
+    /// One operand of any kind, by the lexical form of its token(s): ids, numbers (32-bit
+    /// integers, or floats with a `.`/exponent) and strings. For enumerant parameters and
+    /// operands the grammar does not describe.
+    fn lexical(&mut self, inst: &mut Inst<'_>) -> Result<(), Error> {
+        let t = self.expect("an operand", inst)?;
+        match &t.tok {
+            Tok::Id(name) => {
+                let id = self.id(name);
+                inst.ops.push(id);
+            }
+            Tok::Str(s) => inst.ops.extend(encode_string(s)),
+            Tok::Word(w) => {
+                let v = match parse_int(w, 32, false) {
+                    Some(v) => v as u32,
+                    None => encode_float(w, 32)
+                        .and_then(|v| v.first().copied())
+                        .ok_or_else(|| {
+                            self.error_at(t, format!("unexpected `{w}` in {}", inst.name))
+                        })?,
+                };
+                inst.ops.push(v);
+            }
+            Tok::Eq => return Err(self.error_at(t, "unexpected `=`")),
+        }
+        Ok(())
+    }
+
+    fn operand(&mut self, inst: &mut Inst<'_>, kind: K) -> Result<(), Error> {
+        match kind {
+            K::IdResult => {
+                if let Some(r) = inst.result {
+                    inst.ops.push(r);
+                }
+                Ok(())
+            }
+            K::IdResultType | K::IdRef | K::IdMemorySemantics | K::IdScope => self.id_operand(inst),
+            K::LiteralInteger => self.literal_operand(inst),
+            K::LiteralString => {
+                let t = self.expect("a string", inst)?;
+                match &t.tok {
+                    Tok::Str(s) => {
+                        inst.ops.extend(encode_string(s));
+                        Ok(())
+                    }
+                    _ => {
+                        Err(self.error_at(t, format!("expected a quoted string in {}", inst.name)))
+                    }
+                }
+            }
+            K::LiteralFloat => {
+                let t = self.expect("a float", inst)?;
+                let v = match &t.tok {
+                    Tok::Word(w) => encode_float(w, 32),
+                    _ => None,
+                };
+                inst.ops
+                    .extend(v.ok_or_else(|| self.error_at(t, "expected a float literal"))?);
+                Ok(())
+            }
+            K::LiteralContextDependentNumber => {
+                // OpConstant / OpSpecConstant: the result type says how to encode.
+                let ty = inst
+                    .ops
+                    .first()
+                    .and_then(|t| self.num_types.get(t))
+                    .copied();
+                self.typed_number(inst, ty)
+            }
+            K::LiteralExtInstInteger => self.ext_inst_number(inst),
+            K::LiteralSpecConstantOpInteger => {
+                let t = self.expect("an opcode", inst)?;
+                let v = match &t.tok {
+                    Tok::Word(w) => parse_int(w, 32, false)
+                        .map(|v| v as u32)
+                        .or_else(|| opcode_grammar(&format!("Op{w}")).map(|g| g.opcode as u32)),
+                    _ => None,
+                };
+                inst.ops
+                    .push(v.ok_or_else(|| self.error_at(t, "expected an opcode name (IAdd)"))?);
+                Ok(())
+            }
+            K::PairLiteralIntegerIdRef => {
+                // OpSwitch: the selector's type says how wide the literal is.
+                let ty = inst
+                    .ops
+                    .first()
+                    .and_then(|sel| self.value_types.get(sel))
+                    .and_then(|t| self.num_types.get(t))
+                    .copied();
+                self.typed_number(inst, ty)?;
+                self.id_operand(inst)
+            }
+            K::PairIdRefLiteralInteger => {
+                self.id_operand(inst)?;
+                self.literal_operand(inst)
+            }
+            K::PairIdRefIdRef => {
+                self.id_operand(inst)?;
+                self.id_operand(inst)
+            }
+            _ => self.enumerant(inst, kind),
+        }
+    }
+
+    /// A number encoded for its numeric type (one word up to 32 bits, two for 64).
+    fn typed_number(&mut self, inst: &mut Inst<'_>, ty: Option<NumTy>) -> Result<(), Error> {
+        let t = self.expect("a number", inst)?;
+        let Tok::Word(w) = &t.tok else {
+            return Err(self.error_at(t, "expected a number"));
+        };
+        let words = match ty {
+            Some(NumTy::Int { width, signed }) => parse_int(w, width, signed).map(|v| {
+                if width > 32 {
+                    vec![v as u32, (v >> 32) as u32]
+                } else if signed {
+                    // Sign-extended to 32 bits, as the specification requires.
+                    let shift = 64 - width.max(1);
+                    vec![(((v << shift) as i64) >> shift) as u32]
+                } else {
+                    vec![v as u32]
+                }
+            }),
+            Some(NumTy::Float { width }) => encode_float(w, width),
+            None => {
+                return Err(self.error_at(
+                    t,
+                    "the type of this literal is not a numeric type defined before it",
+                ));
+            }
+        };
+        inst.ops
+            .extend(words.ok_or_else(|| self.error_at(t, format!("`{w}` does not fit its type")))?);
+        Ok(())
+    }
+
+    /// The instruction number of an `OpExtInst` (a name of its set, or a number), then its
+    /// operands as the set's grammar lists them.
+    fn ext_inst_number(&mut self, inst: &mut Inst<'_>) -> Result<(), Error> {
+        let t = self.expect("an extended instruction", inst)?;
+        let set_name = inst.ops.get(2).and_then(|s| self.ext_sets.get(s)).cloned();
+        let table = set_name.as_deref().and_then(ext_table);
+        let Tok::Word(w) = &t.tok else {
+            return Err(self.error_at(t, "expected an extended instruction name"));
+        };
+        let (number, grammar): (u32, Option<&ExtendedInstruction<'static>>) =
+            match parse_int(w, 32, false) {
+                Some(n) => (n as u32, table.and_then(|tb| tb.lookup_opcode(n as u32))),
+                None => {
+                    let g = table
+                        .and_then(|tb| tb.iter().find(|g| g.opname == *w))
+                        .ok_or_else(|| {
+                            self.error_at(
+                                t,
+                                format!(
+                                    "`{w}` is not an instruction of {}",
+                                    set_name
+                                        .as_deref()
+                                        .unwrap_or("a known extended instruction set")
+                                ),
+                            )
+                        })?;
+                    (g.opcode.into(), Some(g))
+                }
+            };
+        inst.ops.push(number);
+        match grammar {
+            Some(g) => self.operands(inst, g.operands),
+            None => {
+                while !self.at_instruction_start() {
+                    self.lexical(inst)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// A value enumerant or a bitmask (`A|B`, or a number), then the operands its
+    /// enumerants take.
+    fn enumerant(&mut self, inst: &mut Inst<'_>, kind: K) -> Result<(), Error> {
+        let t = self.expect(&format!("a {kind:?} operand"), inst)?;
+        let Tok::Word(w) = &t.tok else {
+            return Err(self.error_at(t, format!("expected a {kind:?} operand")));
+        };
+        let value = if is_mask(kind) {
+            let mut bits = 0u32;
+            for part in w.split('|') {
+                bits |= parse_int(part, 32, false)
+                    .map(|v| v as u32)
+                    .or_else(|| mask_bit(kind, part))
+                    .ok_or_else(|| self.error_at(t, format!("`{part}` is not a {kind:?} flag")))?;
+            }
+            bits
+        } else {
+            parse_int(w, 32, false)
+                .map(|v| v as u32)
+                .or_else(|| enum_value(kind, w))
+                .ok_or_else(|| self.error_at(t, format!("`{w}` is not a {kind:?} value")))?
+        };
+        inst.ops.push(value);
+        match kind {
+            K::Decoration => self.decoration_params(inst, value),
+            K::ExecutionMode => {
+                while !self.at_instruction_start() {
+                    self.lexical(inst)?;
+                }
+                Ok(())
+            }
+            _ => {
+                for _ in 0..mask_params(kind, value) {
+                    self.lexical(inst)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The operands of a decoration: enumerants where the decoration takes one, else
+    /// ids, numbers and strings to the end of the instruction.
+    fn decoration_params(&mut self, inst: &mut Inst<'_>, decoration: u32) -> Result<(), Error> {
+        use spirv::Decoration as D;
+        let kinds: &[K] = match spirv::Decoration::from_u32(decoration) {
+            Some(D::BuiltIn) => &[K::BuiltIn],
+            Some(D::FPRoundingMode) => &[K::FPRoundingMode],
+            Some(D::FPFastMathMode) => &[K::FPFastMathMode],
+            Some(D::FuncParamAttr) => &[K::FunctionParameterAttribute],
+            Some(D::LinkageAttributes) => &[K::LiteralString, K::LinkageType],
+            _ => &[],
+        };
+        for &k in kinds {
+            self.operand(inst, k)?;
+        }
+        while !self.at_instruction_start() {
+            self.lexical(inst)?;
+        }
+        Ok(())
+    }
+}
+
+/// The grammar of an `Op…` name.
+fn opcode_grammar(name: &str) -> Option<&'static rspirv::grammar::Instruction<'static>> {
+    let bare = name.strip_prefix("Op")?;
+    rspirv::grammar::INSTRUCTION_TABLE
+        .iter()
+        .find(|g| g.opname == bare)
+}
+
+/// The instruction table of an extended-instruction set, by its import name.
+fn ext_table(name: &str) -> Option<&'static InstructionTable<ExtInstOp>> {
+    use rspirv::grammar as g;
+    Some(match name {
+        "GLSL.std.450" => &g::GLSL_STD_450_INSTRUCTION_TABLE,
+        "OpenCL.std" => &g::OPENCL_STD_100_INSTRUCTION_TABLE,
+        "NonSemantic.DebugPrintf" => &g::NONSEMANTIC_DEBUGPRINTF_INSTRUCTION_TABLE,
+        "NonSemantic.Shader.DebugInfo.100" => {
+            &g::NONSEMANTIC_SHADER_DEBUGINFO_100_INSTRUCTION_TABLE
+        }
+        "NonSemantic.ClspvReflection.6" => &g::NONSEMANTIC_CLSPVREFLECTION_INSTRUCTION_TABLE,
+        "OpenCL.DebugInfo.100" => &g::OPENCL_DEBUGINFO_100_INSTRUCTION_TABLE,
+        "DebugInfo" => &g::DEBUGINFO_INSTRUCTION_TABLE,
+        "SPV_AMD_shader_ballot" => &g::SPV_AMD_SHADER_BALLOT_INSTRUCTION_TABLE,
+        "SPV_AMD_shader_trinary_minmax" => &g::SPV_AMD_SHADER_TRINARY_MINMAX_INSTRUCTION_TABLE,
+        "SPV_AMD_gcn_shader" => &g::SPV_AMD_GCN_SHADER_INSTRUCTION_TABLE,
+        _ => return None,
+    })
+}
+
+/// Decodes a literal string operand (NUL-terminated UTF-8 in little-endian words).
+fn decode_string(words: &[u32]) -> String {
+    let bytes: Vec<u8> = words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .take_while(|&b| b != 0)
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Encodes a literal string: UTF-8, NUL-terminated, zero-padded to whole words.
+fn encode_string(s: &str) -> Vec<u32> {
+    let mut bytes = s.as_bytes().to_vec();
+    bytes.push(0);
+    while !bytes.len().is_multiple_of(4) {
+        bytes.push(0);
+    }
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Parses a decimal or `0x` hexadecimal integer that fits `width` bits, as the two's
+/// complement bit pattern in the low `width` bits. Negative numbers are allowed for
+/// signed types and for 32-bit literals; hexadecimal gives the bits directly.
+fn parse_int(s: &str, width: u32, signed: bool) -> Option<u64> {
+    let width = width.clamp(1, 64);
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let magnitude: u128 = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => u128::from_str_radix(hex, 16).ok()?,
+        None if digits.bytes().all(|b| b.is_ascii_digit()) && !digits.is_empty() => {
+            digits.parse().ok()?
+        }
+        None => return None,
+    };
+    let limit: u128 = 1u128 << width;
+    if neg {
+        // Negative: allowed down to -2^(width-1) (signed, or untyped 32-bit literals).
+        if !signed && width != 32 {
+            return None;
+        }
+        if magnitude > limit / 2 {
+            return None;
+        }
+        Some(((limit - magnitude) % limit) as u64)
+    } else {
+        if magnitude >= limit {
+            return None;
+        }
+        Some(magnitude as u64)
+    }
+}
+
+/// Encodes a float literal (decimal, `inf`/`nan`-free, or C99 hexadecimal `0x1.8p+3`)
+/// for a float type of `width` bits (16, 32 or 64): one word, or two for 64 bits.
+fn encode_float(s: &str, width: u32) -> Option<Vec<u32>> {
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    if body.starts_with("0x") || body.starts_with("0X") {
+        let bits = hex_float_bits(body.get(2..)?, width)?;
+        let sign = u64::from(neg) << (width - 1);
+        let v = bits | sign;
+        return Some(match width {
+            64 => vec![v as u32, (v >> 32) as u32],
+            _ => vec![v as u32],
+        });
+    }
+    if !body
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+        || !body
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_digit() || b == b'.')
+    {
+        return None;
+    }
+    match width {
+        64 => {
+            let v: f64 = s.parse().ok()?;
+            let b = v.to_bits();
+            Some(vec![b as u32, (b >> 32) as u32])
+        }
+        32 => Some(vec![s.parse::<f32>().ok()?.to_bits()]),
+        16 => Some(vec![u32::from(f32_to_f16(s.parse::<f32>().ok()?))]),
+        _ => None,
+    }
+}
+
+/// The bits (without sign) of a hexadecimal float `H[.H]p±E` (after `0x`) in an IEEE
+/// format of `width` bits; `None` when it is not exactly representable. An exponent one
+/// past the largest gives infinity or a NaN (what `spirv-dis` prints for them).
+fn hex_float_bits(s: &str, width: u32) -> Option<u64> {
+    let (ebits, mbits): (u32, u32) = match width {
+        16 => (5, 10),
+        32 => (8, 23),
+        64 => (11, 52),
+        _ => return None,
+    };
+    let bias = (1i64 << (ebits - 1)) - 1;
+    let (mant, exp) = s.split_once(['p', 'P'])?;
+    let exp: i64 = exp.parse().ok()?;
+    let (int_part, frac_part) = mant.split_once('.').unwrap_or((mant, ""));
+    let digits = format!("{int_part}{frac_part}");
+    if digits.is_empty() || digits.len() > 30 {
+        return None;
+    }
+    let m = u128::from_str_radix(&digits, 16).ok()?;
+    // value = m × 2^e2
+    let e2 = exp - 4 * frac_part.len() as i64;
+    if m == 0 {
+        return Some(0);
+    }
+    let k = 127 - i64::from(m.leading_zeros()); // position of the top bit
+    let e = k + e2; // unbiased exponent of the value
+    let fraction = |shift_to: i64| -> Option<u64> {
+        // The bits of m below its top bit, placed so the top bit sits at `shift_to`.
+        let below = m & !(1u128 << k);
+        let shift = shift_to - k;
+        let v = if shift >= 0 {
+            below.checked_shl(shift as u32)?
+        } else {
+            let s = (-shift) as u32;
+            if s >= 128 || below & ((1u128 << s) - 1) != 0 {
+                return None; // inexact
+            }
+            below >> s
+        };
+        u64::try_from(v).ok()
+    };
+    let max_exp = (1u64 << ebits) - 1;
+    if e > bias + 1 {
+        None
+    } else if e == bias + 1 {
+        Some(max_exp << mbits | fraction(i64::from(mbits))?)
+    } else if e >= 1 - bias {
+        Some(((e + bias) as u64) << mbits | fraction(i64::from(mbits))?)
+    } else {
+        // Subnormal: value / 2^(1 - bias - mbits) must be an integer below 2^mbits.
+        let shift = e2 - (1 - bias - i64::from(mbits));
+        let v = if shift >= 0 {
+            m.checked_shl(shift as u32)?
+        } else {
+            let s = (-shift) as u32;
+            if s >= 128 || m & ((1u128 << s) - 1) != 0 {
+                return None;
+            }
+            m >> s
+        };
+        (v < 1u128 << mbits).then_some(v as u64)
+    }
+}
+
+/// IEEE half precision of a single, rounded to nearest even.
+fn f32_to_f16(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xFF) as i32;
+    let man = b & 0x7F_FFFF;
+    if exp == 0xFF {
+        let nan = if man != 0 {
+            0x200 | (man >> 13) as u16
+        } else {
+            0
+        };
+        return sign | 0x7C00 | nan;
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1F {
+        return sign | 0x7C00;
+    }
+    let (m, shift) = if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        (man | 0x80_0000, (14 - e) as u32)
+    } else {
+        (man, 13)
+    };
+    let half = 1u32 << (shift - 1);
+    let rest = m & ((1u32 << shift) - 1);
+    let mut r = m >> shift;
+    if rest > half || (rest == half && r & 1 == 1) {
+        r += 1;
+    }
+    // A carry out of the mantissa correctly bumps the exponent field.
+    let base = if e <= 0 { 0 } else { (e as u32) << 10 };
+    sign | (base + r) as u16
+}
+
+/// Whether an operand kind is a bitmask (`A|B`).
+fn is_mask(kind: K) -> bool {
+    matches!(
+        kind,
+        K::ImageOperands
+            | K::FPFastMathMode
+            | K::SelectionControl
+            | K::LoopControl
+            | K::FunctionControl
+            | K::MemorySemantics
+            | K::MemoryAccess
+            | K::KernelProfilingInfo
+            | K::RayFlags
+            | K::FragmentShadingRate
+            | K::RawAccessChainOperands
+            | K::CooperativeMatrixOperands
+            | K::CooperativeMatrixReduce
+            | K::TensorAddressingOperands
+            | K::MatrixMultiplyAccumulateOperands
+            | K::TensorOperands
+    )
+}
+
+/// Names compared without case and underscores (`MakePointerAvailable` and the
+/// `spirv` crate's `MAKE_POINTER_AVAILABLE`).
+fn same_name(text: &str, flag: &str) -> bool {
+    let norm = |s: &str| -> String {
+        s.chars()
+            .filter(|&c| c != '_')
+            .map(|c| c.to_ascii_uppercase())
+            .collect()
+    };
+    norm(text) == norm(flag)
+}
+
+/// The bit of a bitmask flag name.
+fn mask_bit(kind: K, name: &str) -> Option<u32> {
+    if ["None", "NoneKHR", "NoneINTEL"].contains(&name)
+        || (kind == K::MemorySemantics && name == "Relaxed")
+    {
+        return Some(0);
+    }
+    let find = |names: &mut dyn Iterator<Item = (&'static str, u32)>| {
+        let mut names: Vec<(&str, u32)> = names.collect();
+        // `…KHR` aliases of core names (MakePointerAvailableKHR).
+        let found = names
+            .iter()
+            .find(|(n, _)| same_name(name, n))
+            .map(|&(_, b)| b);
+        found.or_else(|| {
+            let bare = name.strip_suffix("KHR")?;
+            names.retain(|(n, _)| same_name(bare, n));
+            names.first().map(|&(_, b)| b)
+        })
+    };
+    macro_rules! flags {
+        ($t:ty) => {
+            find(&mut <$t>::all().iter_names().map(|(n, f)| (n, f.bits())))
+        };
+    }
+    match kind {
+        K::ImageOperands => flags!(spirv::ImageOperands),
+        K::FPFastMathMode => flags!(spirv::FPFastMathMode),
+        K::SelectionControl => flags!(spirv::SelectionControl),
+        K::LoopControl => flags!(spirv::LoopControl),
+        K::FunctionControl => flags!(spirv::FunctionControl),
+        K::MemorySemantics => flags!(spirv::MemorySemantics),
+        K::MemoryAccess => flags!(spirv::MemoryAccess),
+        K::KernelProfilingInfo => flags!(spirv::KernelProfilingInfo),
+        K::RayFlags => flags!(spirv::RayFlags),
+        K::FragmentShadingRate => flags!(spirv::FragmentShadingRate),
+        K::RawAccessChainOperands => flags!(spirv::RawAccessChainOperands),
+        K::CooperativeMatrixOperands => flags!(spirv::CooperativeMatrixOperands),
+        K::CooperativeMatrixReduce => flags!(spirv::CooperativeMatrixReduce),
+        K::TensorAddressingOperands => flags!(spirv::TensorAddressingOperands),
+        K::MatrixMultiplyAccumulateOperands => flags!(spirv::MatrixMultiplyAccumulateOperands),
+        K::TensorOperands => flags!(spirv::TensorOperands),
+        _ => None,
+    }
+}
+
+/// How many operands follow a bitmask with bits `value` (in bit order, each bit's own).
+fn mask_params(kind: K, value: u32) -> u32 {
+    let per_bit: &[(u32, u32)] = match kind {
+        // Bias, Lod, Grad (2), ConstOffset, Offset, ConstOffsets, Sample, MinLod,
+        // MakeTexelAvailable, MakeTexelVisible, Offsets.
+        K::ImageOperands => &[
+            (0x1, 1),
+            (0x2, 1),
+            (0x4, 2),
+            (0x8, 1),
+            (0x10, 1),
+            (0x20, 1),
+            (0x40, 1),
+            (0x80, 1),
+            (0x100, 1),
+            (0x200, 1),
+            (0x1_0000, 1),
+        ],
+        // Aligned, MakePointerAvailable, MakePointerVisible, AliasScopeINTELMask,
+        // NoAliasINTELMask.
+        K::MemoryAccess => &[(0x2, 1), (0x8, 1), (0x10, 1), (0x1_0000, 1), (0x2_0000, 1)],
+        // DependencyLength, MinIterations, MaxIterations, IterationMultiple, PeelCount,
+        // PartialCount, and the Altera FPGA controls that take one value.
+        K::LoopControl => &[
+            (0x8, 1),
+            (0x10, 1),
+            (0x20, 1),
+            (0x40, 1),
+            (0x80, 1),
+            (0x100, 1),
+            (0x1_0000, 1),
+            (0x2_0000, 1),
+            (0x8_0000, 1),
+            (0x10_0000, 1),
+            (0x20_0000, 1),
+            (0x40_0000, 1),
+            (0x100_0000, 1),
+            (0x200_0000, 1),
+        ],
+        // TensorView, DecodeFunc.
+        K::TensorAddressingOperands => &[(0x1, 1), (0x2, 1)],
+        _ => &[],
+    };
+    per_bit
+        .iter()
+        .filter(|(bit, _)| value & bit != 0)
+        .map(|(_, n)| n)
+        .sum()
+}
+
+/// The value of a value-enumerant name (`Workgroup`, `GLCompute`, …).
+fn enum_value(kind: K, name: &str) -> Option<u32> {
+    macro_rules! e {
+        ($t:ty) => {
+            name.parse::<$t>().ok().map(|v| v as u32)
+        };
+    }
+    match kind {
+        K::SourceLanguage => e!(spirv::SourceLanguage),
+        K::ExecutionModel => e!(spirv::ExecutionModel),
+        K::AddressingModel => e!(spirv::AddressingModel),
+        K::MemoryModel => e!(spirv::MemoryModel),
+        K::ExecutionMode => e!(spirv::ExecutionMode),
+        K::StorageClass => e!(spirv::StorageClass),
+        // The `spirv` crate spells `2D` as `Dim2D`.
+        K::Dim => e!(spirv::Dim).or_else(|| {
+            format!("Dim{name}")
+                .parse::<spirv::Dim>()
+                .ok()
+                .map(|v| v as u32)
+        }),
+        K::SamplerAddressingMode => e!(spirv::SamplerAddressingMode),
+        K::SamplerFilterMode => e!(spirv::SamplerFilterMode),
+        K::ImageFormat => e!(spirv::ImageFormat),
+        K::ImageChannelOrder => e!(spirv::ImageChannelOrder),
+        K::ImageChannelDataType => e!(spirv::ImageChannelDataType),
+        K::FPRoundingMode => e!(spirv::FPRoundingMode),
+        K::FPDenormMode => e!(spirv::FPDenormMode),
+        K::QuantizationModes => e!(spirv::QuantizationModes),
+        K::FPOperationMode => e!(spirv::FPOperationMode),
+        K::OverflowModes => e!(spirv::OverflowModes),
+        K::LinkageType => e!(spirv::LinkageType),
+        K::AccessQualifier => e!(spirv::AccessQualifier),
+        K::HostAccessQualifier => e!(spirv::HostAccessQualifier),
+        K::FunctionParameterAttribute => e!(spirv::FunctionParameterAttribute),
+        K::Decoration => e!(spirv::Decoration),
+        K::BuiltIn => e!(spirv::BuiltIn),
+        K::Scope => e!(spirv::Scope),
+        K::GroupOperation => e!(spirv::GroupOperation),
+        K::KernelEnqueueFlags => e!(spirv::KernelEnqueueFlags),
+        K::Capability => e!(spirv::Capability),
+        K::RayQueryIntersection => e!(spirv::RayQueryIntersection),
+        K::RayQueryCommittedIntersectionType => e!(spirv::RayQueryCommittedIntersectionType),
+        K::RayQueryCandidateIntersectionType => e!(spirv::RayQueryCandidateIntersectionType),
+        K::PackedVectorFormat => e!(spirv::PackedVectorFormat),
+        K::CooperativeMatrixLayout => e!(spirv::CooperativeMatrixLayout),
+        K::CooperativeMatrixUse => e!(spirv::CooperativeMatrixUse),
+        K::TensorClampMode => e!(spirv::TensorClampMode),
+        K::InitializationModeQualifier => e!(spirv::InitializationModeQualifier),
+        K::LoadCacheControl => e!(spirv::LoadCacheControl),
+        K::StoreCacheControl => e!(spirv::StoreCacheControl),
+        K::NamedMaximumNumberOfRegisters => e!(spirv::NamedMaximumNumberOfRegisters),
+        K::FPEncoding => e!(spirv::FPEncoding),
+        K::CooperativeVectorMatrixLayout => e!(spirv::CooperativeVectorMatrixLayout),
+        K::ComponentType => e!(spirv::ComponentType),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_floats() {
+        assert_eq!(hex_float_bits("1.8p+1", 32), Some(3.0f32.to_bits() as u64));
+        assert_eq!(hex_float_bits("1p+128", 32), Some(0x7F80_0000)); // inf
+        assert_eq!(hex_float_bits("1.8p+128", 32), Some(0x7FC0_0000)); // quiet NaN
+        assert_eq!(hex_float_bits("1p-149", 32), Some(1)); // smallest subnormal
+        assert_eq!(hex_float_bits("1p+0", 16), Some(0x3C00));
+        assert_eq!(hex_float_bits("1.ffcp+15", 16), Some(0x7BFF)); // largest half
+        assert_eq!(hex_float_bits("1.000001p+0", 16), None); // inexact
+        assert_eq!(encode_float("-0x1p+0", 64), Some(vec![0, 0xBFF0_0000]));
+    }
+
+    #[test]
+    fn halves_round_to_nearest_even() {
+        assert_eq!(f32_to_f16(1.0), 0x3C00);
+        assert_eq!(f32_to_f16(-2.5), 0xC100);
+        assert_eq!(f32_to_f16(65504.0), 0x7BFF);
+        assert_eq!(f32_to_f16(1e6), 0x7C00);
+        assert_eq!(f32_to_f16(5.960_464_5e-8), 0x0001);
+    }
+
+    #[test]
+    fn integers() {
+        assert_eq!(parse_int("-1", 32, true), Some(0xFFFF_FFFF));
+        assert_eq!(parse_int("-1", 64, true), Some(u64::MAX));
+        assert_eq!(parse_int("0x10", 32, false), Some(16));
+        assert_eq!(parse_int("4294967296", 32, false), None);
+        assert_eq!(parse_int("-1", 16, false), None);
+        assert_eq!(parse_int("1.5", 32, false), None);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let err = assemble("OpCapability Shader\n  %x = OpFrobnicate\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 2, column 8: unknown opcode `OpFrobnicate`"
+        );
+        let err = assemble("OpCapability Shaders\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 1, column 14: `Shaders` is not a Capability value"
+        );
+        let err = assemble("OpTypeVoid\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 1, column 1: OpTypeVoid needs a result id: `%x = OpTypeVoid …`"
+        );
+    }
+
+    #[test]
+    fn masks_and_their_operands() {
+        let words = assemble(
+            "%int = OpTypeInt 32 1\n%p = OpUndef %int\n%v = OpLoad %int %p Aligned|Volatile 4\n",
+        )
+        .unwrap();
+        // OpLoad: 6 words, opcode 61; %int %v %p, mask 3, alignment 4.
+        assert_eq!(&words[words.len() - 6..], &[6 << 16 | 61, 1, 3, 2, 3, 4]);
+    }
+}
