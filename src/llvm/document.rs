@@ -10,7 +10,7 @@
 //! interprets stays text: a function's `define` line, global variables, declarations,
 //! an instruction's operand list, specialized metadata (`!DILocation(…)`).
 //!
-//! [`Document::to_string`] prints the canonical LLVM layout from the parsed parts (two
+//! `Document::to_string` (its `Display`) prints the canonical LLVM layout from the parsed parts (two
 //! spaces before an instruction, ` = `, ` [ "tag"(ty v) ]`, `, !kind !N`, `!{…}` lists
 //! joined by `, `, strings escaped as LLVM escapes them), so printing a reading of
 //! text in that layout gives the same text back: a fixpoint that checks the reader
