@@ -13,7 +13,7 @@ root=..
 secs=${1:-1200}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(translate_words mutate_corpus llvm_verify assemble_text)
+[ ${#targets[@]} -gt 0 ] || targets=(translate_words mutate_corpus llvm_verify llvm_document assemble_text)
 
 # Seeds: the corpus modules and the malformed corpus; for the IR reader, spirv-lift's
 # own output for the corpus.
@@ -35,11 +35,13 @@ for f in "$root"/shaders/*.spv "$root"/cl-kernels/*.spv; do
     "$root"/target/release/spirv-lift "$f" \
         -o "corpus/llvm_verify/seed-$(basename "$f" .spv).ll" 2>/dev/null || true
 done
+mkdir -p corpus/llvm_document
+cp corpus/llvm_verify/seed-*.ll corpus/llvm_document/
 
 cargo +nightly fuzz build -O -a
 for t in "${targets[@]}"; do
     case $t in
-        llvm_verify) max_len=16384 ;;
+        llvm_verify | llvm_document) max_len=16384 ;;
         *) max_len=65536 ;;
     esac
     echo "== $t: ${secs}s"
