@@ -26,37 +26,21 @@ use spirv::Op;
 use std::collections::{HashMap, HashSet};
 use std::process::ExitCode;
 
-/// Whether a module-level instruction may be merged with an identical earlier one.
+/// Whether a module-level instruction may be merged with an identical earlier one: types
+/// (structs are nominal and forward pointers name a later type, so not those), constants
+/// and undefs.
 fn mergeable(op: Op) -> bool {
-    matches!(
-        op,
-        Op::TypeVoid
-            | Op::TypeBool
-            | Op::TypeInt
-            | Op::TypeFloat
-            | Op::TypeVector
-            | Op::TypeMatrix
-            | Op::TypeImage
-            | Op::TypeSampler
-            | Op::TypeSampledImage
-            | Op::TypeArray
-            | Op::TypeRuntimeArray
-            | Op::TypePointer
-            | Op::TypeFunction
-            | Op::TypeEvent
-            | Op::TypeDeviceEvent
-            | Op::TypeReserveId
-            | Op::TypeQueue
-            | Op::TypePipe
-            | Op::TypeOpaque
-            | Op::Constant
-            | Op::ConstantTrue
-            | Op::ConstantFalse
-            | Op::ConstantNull
-            | Op::ConstantComposite
-            | Op::ConstantSampler
-            | Op::Undef
-    )
+    (spirv_lift::spirv::is_type_op(op) && !matches!(op, Op::TypeStruct | Op::TypeForwardPointer))
+        || matches!(
+            op,
+            Op::Constant
+                | Op::ConstantTrue
+                | Op::ConstantFalse
+                | Op::ConstantNull
+                | Op::ConstantComposite
+                | Op::ConstantSampler
+                | Op::Undef
+        )
 }
 
 /// The joined module under construction.

@@ -276,13 +276,11 @@ fn write_atomically(path: &Path, out: &Output) -> Result<()> {
         std::process::id()
     ));
     let result = (|| -> Result<()> {
-        let f = std::fs::File::create(&tmp)
+        let mut f = std::fs::File::create(&tmp)
             .with_context(|| format!("cannot create {}", tmp.display()))?;
-        let mut w = f;
-        out.write_to(&mut w)
-            .and_then(|_| w.flush())
+        out.write_to(&mut f)
             .with_context(|| format!("cannot write {}", tmp.display()))?;
-        drop(w);
+        drop(f);
         std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
         Ok(())
     })();
