@@ -305,7 +305,28 @@ struct Cursor<'a> {
 
 impl Cursor<'_> {
     fn peek(&self) -> Option<char> {
-        self.text.get(self.pos..).and_then(|s| s.chars().next())
+        // ASCII fast path; only a non-ASCII character needs UTF-8 decoding.
+        match self.text.as_bytes().get(self.pos) {
+            Some(&b) if b.is_ascii() => Some(char::from(b)),
+            Some(_) => self.text.get(self.pos..).and_then(|s| s.chars().next()),
+            None => None,
+        }
+    }
+
+    /// Advances over the ASCII bytes at the cursor that satisfy `keep`, none of them a
+    /// newline, and returns them.
+    fn take_ascii_while(&mut self, keep: impl Fn(u8) -> bool) -> &str {
+        let start = self.pos;
+        let rest = self.text.as_bytes().get(start..).unwrap_or(&[]);
+        let n = rest
+            .iter()
+            .position(|&b| !(b.is_ascii() && b != b'\n' && keep(b)))
+            .unwrap_or(rest.len());
+        self.pos = start + n;
+        self.col = self
+            .col
+            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+        self.text.get(start..self.pos).unwrap_or("")
     }
 
     fn bump(&mut self) -> Option<char> {
@@ -321,12 +342,8 @@ impl Cursor<'_> {
     }
 
     fn name(&mut self) -> String {
-        let mut s = String::new();
-        while let Some(c) = self.peek().filter(|&c| is_name_char(c)) {
-            s.push(c);
-            self.bump();
-        }
-        s
+        self.take_ascii_while(|b| is_name_char(char::from(b)))
+            .to_owned()
     }
 
     /// A `"…"` string (cursor on the opening quote), with `\XX` and `\\` decoded.
@@ -379,12 +396,23 @@ fn lex(text: &str) -> Result<Vec<Token>, ReadError> {
     let mut out = Vec::new();
     while let Some(c) = cur.peek() {
         if c.is_whitespace() {
-            cur.bump();
+            if c == ' ' || c == '\t' {
+                cur.take_ascii_while(|b| b == b' ' || b == b'\t');
+            } else {
+                cur.bump();
+            }
             continue;
         }
         if c == ';' {
-            while cur.peek().is_some_and(|c| c != '\n') {
-                cur.bump();
+            // A comment: ASCII runs in one step, other characters one by one.
+            loop {
+                cur.take_ascii_while(|_| true);
+                match cur.peek() {
+                    Some(c) if c != '\n' => {
+                        cur.bump();
+                    }
+                    _ => break,
+                }
             }
             continue;
         }
@@ -897,6 +925,23 @@ impl<'a> Parser<'a> {
             .and_then(|k| self.toks.get(k))
             .map_or(start, |t| t.end);
         let raw = self.src.get(start..end.max(start)).unwrap_or("");
+        if raw.is_ascii() {
+            // Byte loop for the common case; the same result as the general path.
+            let mut out = Vec::with_capacity(raw.len());
+            let mut gap = false;
+            for &b in raw.as_bytes() {
+                if b.is_ascii_whitespace() || b == 0x0b {
+                    gap = !out.is_empty();
+                } else {
+                    if gap {
+                        out.push(b' ');
+                        gap = false;
+                    }
+                    out.push(b);
+                }
+            }
+            return String::from_utf8(out).unwrap_or_default();
+        }
         let mut out = String::with_capacity(raw.len());
         for (k, part) in raw.split_whitespace().enumerate() {
             if k > 0 {
@@ -1172,6 +1217,29 @@ attributes #1 = { convergent }
         assert_eq!(op.bundles[0].inputs[0].value, Operand::Local("l".into()));
         assert_eq!(op.bundles[1].inputs.len(), 2);
         assert_eq!(f.blocks[1].insts[1].operands, ["l", "p"]);
+    }
+
+    #[test]
+    fn instruction_text_collapses_white_space_like_split_whitespace() {
+        // The ASCII fast path of `text_of` and the general path agree: tabs, new lines,
+        // vertical tabs and form feeds collapse to one space; non-ASCII text goes the
+        // general way.
+        let f = one(
+            "define void @f() {\n  %a = add\ti32 1,\x0b\x0c 2\n  %b = add i32 3, 4 ; \u{e9}\n  switch i32 %a, label %x [\n    i32 0, label %x\n  ]\nx:\n  ret void\n}\n",
+        );
+        let texts: Vec<_> = f.blocks[0].insts.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "%a = add i32 1, 2",
+                "%b = add i32 3, 4",
+                "switch i32 %a, label %x [ i32 0, label %x ]"
+            ]
+        );
+        let g = one(
+            "define void @\"\u{e9}\"() {\n  call void @\"\u{e9}\u{2003}x\"(\n i32 1)\n  ret void\n}\n",
+        );
+        assert_eq!(g.blocks[0].insts[0].text, "call void @\"\u{e9} x\"( i32 1)");
     }
 
     #[test]
