@@ -70,7 +70,7 @@ impl CError {
             }
         });
         CError {
-            message: c_bytes(&e.kind.to_string()),
+            message: c_bytes(&crate::error::escape_controls(&e.kind.to_string())),
             full: c_bytes(&e.to_string()),
             word: e.location.word,
             opcode: name.as_deref().and_then(crate::spirv::opcode_of_name),

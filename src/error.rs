@@ -161,12 +161,49 @@ impl Error {
 }
 
 impl fmt::Display for Error {
+    /// One line, always: control characters that came from the input (a name with a
+    /// new line in it) are escaped (`\n`, `\u{11}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write as _;
         if let ErrorKind::Assembly { .. } = self.kind {
             // Text errors are located by line and column, not by word.
-            return write!(f, "{}", self.kind);
+            return write!(OneLine(f), "{}", self.kind);
         }
-        write!(f, "{}: {}", self.location, self.kind)
+        write!(f, "{}: ", self.location)?;
+        write!(OneLine(f), "{}", self.kind)
+    }
+}
+
+/// `s` with its control characters escaped (one line), as [`Error`]'s `Display` writes it.
+pub(crate) fn escape_controls(s: &str) -> String {
+    use fmt::Write as _;
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            let _ = write!(out, "{}", c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A writer that escapes control characters, so what it writes stays on one line.
+struct OneLine<'a, 'b>(&'a mut fmt::Formatter<'b>);
+
+impl fmt::Write for OneLine<'_, '_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let mut rest = s;
+        while let Some(i) = rest.find(char::is_control) {
+            let (plain, tail) = rest.split_at(i);
+            self.0.write_str(plain)?;
+            let mut chars = tail.chars();
+            if let Some(c) = chars.next() {
+                write!(self.0, "{}", c.escape_default())?;
+            }
+            rest = chars.as_str();
+        }
+        self.0.write_str(rest)
     }
 }
 

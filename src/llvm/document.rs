@@ -245,7 +245,13 @@ fn label_of(line: &str) -> Option<(&str, &str)> {
 /// # Errors
 /// A [`ReadError`] at the first line that does not have LLVM's layout.
 pub fn read(text: &str) -> Result<Document, ReadError> {
-    let lines: Vec<&str> = text.lines().collect();
+    // `lines()` strips the `\r` of `\r\n` but keeps a lone `\r` before the end of the
+    // text, which the printer's `\n` would turn into a `\r\n` line ending: strip it too,
+    // so print → read → print is a fixpoint (a fuzz finding).
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
     let mut items = Vec::new();
     let mut i = 0;
     while let Some(&line) = lines.get(i) {
@@ -931,6 +937,24 @@ attributes #0 = { convergent "a"="b;c" }
                 MdOp::Inline(MdBody::Tuple(vec![MdOp::Str("x\n".into())])),
             ])
         );
+    }
+
+    /// Fuzz findings (llvm_document target): a lone `\r` ending the text, `\r\r\n`,
+    /// and CRLF bodies print to a fixpoint.
+    #[test]
+    fn carriage_returns_print_to_a_fixpoint() {
+        for text in [
+            "}\r",
+            "t\r",
+            "{\r",
+            "x\r\r\n",
+            "; c\r\n\r",
+            "define void @f() {\r\nentry:\r\n  ret void\r\n}\r",
+        ] {
+            let once = read(text).unwrap().to_string();
+            let again = read(&once).unwrap().to_string();
+            assert_eq!(once, again, "{text:?}");
+        }
     }
 
     #[test]
