@@ -142,6 +142,9 @@ pub struct Options {
     pub mmra: bool,
     /// Emit convergence control tokens (default on; `--no-convergence` turns it off).
     pub convergence: bool,
+    /// Work around known bugs of LLVM 22's SPIR-V backend (default off;
+    /// `--spirv-backend-workarounds`): see [`Options::spirv_backend_workarounds`].
+    pub backend_workarounds: bool,
 }
 
 impl Default for Options {
@@ -150,6 +153,7 @@ impl Default for Options {
             target: Target::Generic,
             mmra: true,
             convergence: true,
+            backend_workarounds: false,
         }
     }
 }
@@ -173,6 +177,43 @@ impl Options {
     #[must_use]
     pub fn convergence(mut self, enabled: bool) -> Self {
         self.convergence = enabled;
+        self
+    }
+
+    /// The same options with or without the workarounds for LLVM 22's SPIR-V backend
+    /// (`llc -mtriple=spirv64-unknown-unknown`), for output that is compiled back to
+    /// SPIR-V with it. Only [`Target::Generic`] output changes. The default output is
+    /// the IR SPEC.md defines; with the workarounds, four forms that the backend
+    /// miscompiles are written differently, with the same meaning:
+    ///
+    /// - `OpAtomicLoad` / `OpAtomicStore` / `OpAtomicFlagClear` become calls of
+    ///   `__spirv_AtomicLoad` / `__spirv_AtomicStore` with the module's scope and
+    ///   semantics, instead of `load atomic` / `store atomic` (which the backend turns
+    ///   into plain `OpLoad` / `OpStore`: llvm/llvm-project#185628, fixed after 22);
+    /// - a `getelementptr` never carries a zero structure index (the backend writes it as
+    ///   `OpConstantNull`, which `spirv-val` rejects): a trailing one is dropped (same
+    ///   address), an inner one splits the access into two `getelementptr`s;
+    /// - `vstore_half_r`, `vstore_halfn_r` and `vstorea_halfn_r` become the OpenCL C
+    ///   builtins `vstore_half[n]_<mode>` / `vstorea_half<n>_<mode>` (the backend passes
+    ///   the rounding-mode literal of `__spirv_ocl_vstore_halfn_r` as an id);
+    /// - kernels are printed before the other functions (with a helper first, the
+    ///   backend can reject a `printf` whose format string is in the constant address
+    ///   space).
+    ///
+    /// ```
+    /// use spirv_lift::Options;
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cl-kernels/c11_atomics.O2.spv");
+    /// let words = spirv_lift::spirv::words_from_bytes(&std::fs::read(path)?)?;
+    /// let plain = spirv_lift::translate(&words, &Options::default())?.to_string();
+    /// let compat = Options::default().spirv_backend_workarounds(true);
+    /// let ir = spirv_lift::translate(&words, &compat)?.to_string();
+    /// assert!(plain.contains("load atomic") && !ir.contains("load atomic"));
+    /// assert!(ir.contains("__spirv_AtomicLoad"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn spirv_backend_workarounds(mut self, enabled: bool) -> Self {
+        self.backend_workarounds = enabled;
         self
     }
 }

@@ -62,6 +62,15 @@ struct Cli {
     #[arg(long)]
     no_convergence: bool,
 
+    /// For output compiled back to SPIR-V with LLVM 22's SPIR-V backend
+    /// (`llc-22 -mtriple=spirv64-unknown-unknown`): write the forms that backend
+    /// miscompiles differently, with the same meaning (`__spirv_AtomicLoad`/`Store` calls
+    /// instead of `load`/`store atomic`, no zero structure index in `getelementptr`,
+    /// `vstore_half*_<mode>` builtins, kernels first). `--target generic` only; the
+    /// README lists the LLVM bugs behind each.
+    #[arg(long)]
+    spirv_backend_workarounds: bool,
+
     /// Print a report instead of the IR. `mmra`: for each fence and ordered atomic, the
     /// memory accesses before and after it that its tags leave unordered.
     #[arg(long, value_enum, value_name = "KIND")]
@@ -90,7 +99,7 @@ enum StatsFormat {
     Json,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum TargetArg {
     Generic,
     Amdgcn,
@@ -297,7 +306,13 @@ fn run(cli: &Cli) -> Result<bool> {
             TargetArg::Amdgcn => Target::Amdgcn,
         })
         .mmra(!cli.no_mmra)
-        .convergence(!cli.no_convergence);
+        .convergence(!cli.no_convergence)
+        .spirv_backend_workarounds(cli.spirv_backend_workarounds);
+    if cli.spirv_backend_workarounds && cli.target != TargetArg::Generic {
+        bail!(
+            "--spirv-backend-workarounds is for LLVM's SPIR-V backend: use it with --target generic"
+        );
+    }
     let Some(out_dir) = &cli.out_dir else {
         if cli.inputs.len() > 1 {
             bail!(

@@ -467,3 +467,27 @@ fn no_convergence_removes_every_token() {
         "--no-convergence output has convergence intrinsics"
     );
 }
+
+#[test]
+fn backend_workarounds_flag() {
+    let atomics = common::repo_root().join("cl-kernels/c11_atomics.O2.spv");
+    let out = run(&["--spirv-backend-workarounds", s(&atomics)]);
+    assert_exit(&out, 0, "workarounds on a kernel");
+    let ir = stdout(&out);
+    assert!(ir.contains("@_Z18__spirv_AtomicLoad"), "{ir}");
+    assert!(!ir.contains("load atomic"), "{ir}");
+    // Only LLVM's SPIR-V backend needs them: with another target it is a usage error.
+    let out = run(&[
+        "--target",
+        "amdgcn",
+        "--spirv-backend-workarounds",
+        s(&kernel()),
+    ]);
+    assert_exit(&out, 2, "workarounds with --target amdgcn");
+    assert!(
+        stderr(&out).contains("use it with --target generic"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).is_empty());
+}

@@ -7,7 +7,8 @@
 //!
 //! - `; target-env: <env>` — `spirv-as --target-env` and `spirv-val --target-env`
 //!   environment (default `spv1.6`, the universal environment);
-//! - `; options: --target amdgcn --no-mmra --no-convergence` — translation options,
+//! - `; options: --target amdgcn --no-mmra --no-convergence` (or
+//!   `--spirv-backend-workarounds`) — translation options,
 //!   spelled like the CLI flags (default: the CLI defaults);
 //! - `; spirv-val-error: <text>` — for inputs that break a rule real producers break
 //!   emit (blocks out of dominance order, SPEC §6): `spirv-val` must reject the input
@@ -91,6 +92,7 @@ fn parse_options(spec: &str) -> Result<Options, String> {
             }
             "--no-mmra" => options.mmra = false,
             "--no-convergence" => options.convergence = false,
+            "--spirv-backend-workarounds" => options.backend_workarounds = true,
             other => return Err(format!("unknown option {other:?}")),
         }
     }

@@ -208,6 +208,9 @@ pub struct Module {
     pub named_md: Vec<(String, Vec<MdId>)>,
     /// Warnings produced while translating (not printed in the IR).
     pub warnings: Vec<String>,
+    /// Print `spir_kernel` definitions before the other functions (a workaround for
+    /// LLVM 22's SPIR-V backend; see `Options::spirv_backend_workarounds`).
+    pub kernels_first: bool,
     types: Vec<Type>,
     type_map: HashMap<Type, TypeId>,
     /// Identified struct types: name and body.

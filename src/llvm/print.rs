@@ -29,7 +29,11 @@ pub fn write_module(w: &mut dyn Write, m: &Module) -> Result {
     for g in &m.globals {
         write_global(w, m, g)?;
     }
-    for f in &m.functions {
+    // Kernel definitions first only when asked (a workaround for LLVM 22's SPIR-V backend).
+    let early =
+        |f: &&Function| m.kernels_first && f.cc == CallConv::SpirKernel && !f.blocks.is_empty();
+    let first = m.functions.iter().filter(early);
+    for f in first.chain(m.functions.iter().filter(|f| !early(f))) {
         writeln!(w)?;
         write_function(w, m, f)?;
     }

@@ -84,6 +84,17 @@ impl FnCtx<'_, '_> {
             };
             args.push((v, m));
         }
+        // LLVM 22's SPIR-V backend passes the rounding-mode literal of
+        // `__spirv_ocl_vstore_half*_r` as an id; the OpenCL C builtin that names the
+        // mode keeps it a literal.
+        if self.cx.backend_workarounds()
+            && prefix == "__spirv_ocl_"
+            && let Some(name) = vstore_half_rounding_name(inst, op.name, &args)
+        {
+            args.pop();
+            self.call_builtin(inst, &name, &args, None, false)?;
+            return Ok(());
+        }
         let mut name = format!("{prefix}{}", op.name);
         if op.needs_return_type_postfix() {
             name.push_str("_R");
@@ -525,4 +536,28 @@ fn resign(m: MTy, signed: bool) -> MTy {
         MTy::Vector(n, e) => MTy::Vector(n, Box::new(resign(*e, signed))),
         other => other,
     }
+}
+
+/// The OpenCL C builtin for `vstore_half_r` / `vstore_halfn_r` / `vstorea_halfn_r` with
+/// the rounding mode `inst` ends with (`vstore_half4_rtz`, …), if `name` is one of them
+/// and the mode is a known literal.
+fn vstore_half_rounding_name(inst: &Inst, name: &str, args: &[(Value, MTy)]) -> Option<String> {
+    let base = match name {
+        "vstore_half_r" | "vstore_halfn_r" => "vstore_half",
+        "vstorea_halfn_r" => "vstorea_half",
+        _ => return None,
+    };
+    let mode = match inst.operands.last()? {
+        crate::spirv::Operand::LiteralBit32(0) => "rte",
+        crate::spirv::Operand::LiteralBit32(1) => "rtz",
+        crate::spirv::Operand::LiteralBit32(2) => "rtp",
+        crate::spirv::Operand::LiteralBit32(3) => "rtn",
+        _ => return None,
+    };
+    let n = match (name, &args.first()?.1) {
+        ("vstore_half_r", _) => String::new(),
+        (_, MTy::Vector(n, _)) => n.to_string(),
+        _ => return None,
+    };
+    Some(format!("{base}{n}_{mode}"))
 }

@@ -139,7 +139,6 @@ impl FnCtx<'_, '_> {
         }
     }
 
-    /// Scope and ordering of an atomic (scope operand at `i`, semantics at `i + 1`).
     /// Scope and ordering of an atomic (scope at `i`, semantics at `i + 1`); also
     /// records the atomic's tags for [`FnCtx::tag_atomic`].
     fn atomic_sync(&mut self, inst: &Inst, i: usize) -> Result<(SyncScope, Ordering), Error> {
@@ -361,6 +360,13 @@ impl FnCtx<'_, '_> {
                     },
                 )?;
             }
+            Op::AtomicLoad | Op::AtomicStore if self.cx.backend_workarounds() => {
+                // LLVM 22's SPIR-V backend drops the atomicity of `load/store atomic`; its
+                // builtin form keeps scope and semantics exactly.
+                self.atomic_sync(inst, 1)?;
+                self.lower_generic_builtin(inst)?;
+                self.tag_atomic();
+            }
             Op::AtomicLoad => {
                 let (scope, ord) = self.atomic_sync(inst, 1)?;
                 let ord = match ord {
@@ -490,6 +496,21 @@ impl FnCtx<'_, '_> {
                     },
                 )?;
             }
+            Op::AtomicFlagClear if self.cx.backend_workarounds() => {
+                // An atomic store of 0, in the builtin form LLVM 22's SPIR-V backend keeps.
+                self.atomic_sync(inst, 1)?;
+                let mut args = vec![self.arg(inst.id(0)?)?];
+                for i in 1..=2 {
+                    let id = inst.id(i)?;
+                    args.push(match self.cx.const_int(id) {
+                        Some(v) => self.i32_arg(v),
+                        None => self.arg(id)?,
+                    });
+                }
+                args.push(self.i32_arg(0));
+                self.call_builtin(inst, "__spirv_AtomicStore", &args, None, false)?;
+                self.tag_atomic();
+            }
             Op::AtomicFlagClear => {
                 let (scope, ord) = self.atomic_sync(inst, 1)?;
                 let ord = match ord {
@@ -590,6 +611,11 @@ impl FnCtx<'_, '_> {
             return self.define(inst, p);
         }
         let mut indices = Vec::with_capacity(ids.len() + 1);
+        // With the backend workarounds, per index: whether it is a zero structure index,
+        // and the SPIR-V type it selects.
+        let track = self.cx.backend_workarounds();
+        let cap = if track { ids.len() + 1 } else { 0 };
+        let (mut zero_struct, mut selected) = (Vec::with_capacity(cap), Vec::with_capacity(cap));
         let mut rest = ids.as_slice();
         if ptr_chain {
             indices.push(self.val(ids[0])?);
@@ -597,7 +623,12 @@ impl FnCtx<'_, '_> {
         } else {
             indices.push(self.cx.i32_val(0));
         }
+        if track {
+            zero_struct.push(false);
+            selected.push(cur);
+        }
         for &idx in rest {
+            let mut is_zero_struct = false;
             match self.cx.spv_ty(cur)?.clone() {
                 SpvTy::Struct { members } => {
                     let k = self.cx.const_int(idx).ok_or_else(|| {
@@ -607,6 +638,7 @@ impl FnCtx<'_, '_> {
                         .get(k as usize)
                         .ok_or_else(|| inst.err(format!("struct index {k} out of range")))?;
                     indices.push(self.cx.i32_val(k));
+                    is_zero_struct = k == 0;
                 }
                 SpvTy::Array { elem, .. }
                 | SpvTy::RuntimeArray { elem }
@@ -620,7 +652,37 @@ impl FnCtx<'_, '_> {
                 }
                 other => return Err(inst.err(format!("cannot index into {other:?}"))),
             }
+            if track {
+                zero_struct.push(is_zero_struct);
+                selected.push(cur);
+            }
         }
+        let (mut src, mut p, mut start) = (src, p, 0);
+        if track {
+            // LLVM 22's SPIR-V backend writes a zero structure index as OpConstantNull,
+            // which spirv-val rejects. Member 0 is at offset 0, so a trailing zero index
+            // can go, and an inner one starts a new `getelementptr` on the member type.
+            while indices.len() > 1 && zero_struct.last() == Some(&true) {
+                indices.pop();
+                zero_struct.pop();
+            }
+            while let Some(j) = (start + 1..indices.len()).find(|&j| zero_struct[j]) {
+                let pty = self.ll_type_of(p);
+                p = self.emit(
+                    "t",
+                    pty,
+                    InstKind::Gep {
+                        inbounds,
+                        src,
+                        ptr: p,
+                        indices: indices[start..j].to_vec(),
+                    },
+                );
+                src = self.cx.llty(selected[j])?;
+                start = j;
+            }
+        }
+        indices.drain(..start);
         self.emit_result(
             inst,
             InstKind::Gep {

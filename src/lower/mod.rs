@@ -145,6 +145,7 @@ pub fn lower_module(spv: &spirv::Module, opts: &Options) -> Result<llvm::Module,
             }
         }
     }
+    cx.m.kernels_first = cx.backend_workarounds();
     Ok(cx.m)
 }
 
@@ -317,6 +318,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// The decorations on an id.
+    /// Whether to write the forms LLVM 22's SPIR-V backend handles
+    /// ([`Options::spirv_backend_workarounds`], generic target only).
+    pub fn backend_workarounds(&self) -> bool {
+        self.opts.backend_workarounds && self.opts.target == Target::Generic
+    }
+
     pub fn decos(&self, id: u32) -> &[(spirv_headers::Decoration, Vec<Operand>)] {
         self.decorations.get(&id).map_or(&[], |v| v.as_slice())
     }
