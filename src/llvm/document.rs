@@ -245,13 +245,10 @@ fn label_of(line: &str) -> Option<(&str, &str)> {
 /// # Errors
 /// A [`ReadError`] at the first line that does not have LLVM's layout.
 pub fn read(text: &str) -> Result<Document, ReadError> {
-    // `lines()` strips the `\r` of `\r\n` but keeps a lone `\r` before the end of the
-    // text, which the printer's `\n` would turn into a `\r\n` line ending: strip it too,
-    // so print → read → print is a fixpoint (a fuzz finding).
-    let lines: Vec<&str> = text
-        .lines()
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
+    // `lines()` strips the `\r` of `\r\n` but keeps other `\r`s at the end of a line,
+    // which the printer's `\n` would turn into a `\r\n` line ending: they are white space
+    // to LLVM, so strip them all, and print → read → print is a fixpoint (fuzz findings).
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
     let mut items = Vec::new();
     let mut i = 0;
     while let Some(&line) = lines.get(i) {
@@ -939,8 +936,8 @@ attributes #0 = { convergent "a"="b;c" }
         );
     }
 
-    /// Fuzz findings (llvm_document target): a lone `\r` ending the text, `\r\r\n`,
-    /// and CRLF bodies print to a fixpoint.
+    /// Fuzz findings (llvm_document target): `\r`s ending a line or the text, and CRLF
+    /// bodies, print to a fixpoint.
     #[test]
     fn carriage_returns_print_to_a_fixpoint() {
         for text in [
@@ -948,6 +945,8 @@ attributes #0 = { convergent "a"="b;c" }
             "t\r",
             "{\r",
             "x\r\r\n",
+            "i,z\r\r\r\r\n",
+            "t\0\n:n\r\r\n k6\n",
             "; c\r\n\r",
             "define void @f() {\r\nentry:\r\n  ret void\r\n}\r",
         ] {
