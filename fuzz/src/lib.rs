@@ -8,9 +8,11 @@
 use spirv_lift::{Options, Target};
 
 /// The option set an input is translated with: a function of its length, so a seed
-/// keeps its option set and the four sets are all exercised.
+/// keeps its option set and the five sets are all exercised (generic; amdgcn; generic
+/// without `!mmra`; amdgcn without convergence tokens; generic with the LLVM 22 SPIR-V
+/// backend workarounds).
 pub fn options_for(len: usize) -> Options {
-    let k = (len / 4) % 4;
+    let k = (len / 4) % 5;
     Options::default()
         .target(if k & 1 == 0 {
             Target::Generic
@@ -19,6 +21,7 @@ pub fn options_for(len: usize) -> Options {
         })
         .mmra(k != 2)
         .convergence(k != 3)
+        .spirv_backend_workarounds(k == 4)
 }
 
 /// Translates host words and prints the result; panics (a finding) when an error
