@@ -38,14 +38,17 @@ done
 mkdir -p corpus/llvm_document
 cp corpus/llvm_verify/seed-*.ll corpus/llvm_document/
 
-cargo +nightly fuzz build -O -a
+# No sanitizer (`-s none`): the only `unsafe` code is the C API (src/capi.rs), which no
+# target reaches; without AddressSanitizer a target runs 5-10x more executions per second,
+# and libFuzzer still catches panics, stack overflows, timeouts and the RSS/malloc limits.
+cargo +nightly fuzz build -O -a -s none
 for t in "${targets[@]}"; do
     case $t in
         llvm_verify | llvm_document) max_len=16384 ;;
         *) max_len=65536 ;;
     esac
     echo "== $t: ${secs}s"
-    cargo +nightly fuzz run -O -a "$t" -- \
+    cargo +nightly fuzz run -O -a -s none "$t" -- \
         -max_total_time="$secs" -timeout=1 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
         -max_len="$max_len" -print_final_stats=1 2>&1 |
         grep -v -E '^#[0-9]+.*(NEW|REDUCE|pulse)|NEW_FUNC' || true
