@@ -164,13 +164,12 @@ impl fmt::Display for Error {
     /// One line, always: control characters that came from the input (a name with a
     /// new line in it) are escaped (`\n`, `\u{11}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write as _;
+        let kind = escape_controls(&self.kind.to_string());
         if let ErrorKind::Assembly { .. } = self.kind {
             // Text errors are located by line and column, not by word.
-            return write!(OneLine(f), "{}", self.kind);
+            return f.write_str(&kind);
         }
-        write!(f, "{}: ", self.location)?;
-        write!(OneLine(f), "{}", self.kind)
+        write!(f, "{}: {kind}", self.location)
     }
 }
 
@@ -186,25 +185,6 @@ pub(crate) fn escape_controls(s: &str) -> String {
         }
     }
     out
-}
-
-/// A writer that escapes control characters, so what it writes stays on one line.
-struct OneLine<'a, 'b>(&'a mut fmt::Formatter<'b>);
-
-impl fmt::Write for OneLine<'_, '_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let mut rest = s;
-        while let Some(i) = rest.find(char::is_control) {
-            let (plain, tail) = rest.split_at(i);
-            self.0.write_str(plain)?;
-            let mut chars = tail.chars();
-            if let Some(c) = chars.next() {
-                write!(self.0, "{}", c.escape_default())?;
-            }
-            rest = chars.as_str();
-        }
-        self.0.write_str(rest)
-    }
 }
 
 impl std::error::Error for Error {}

@@ -187,9 +187,10 @@ impl Options {
     /// miscompiles are written differently, with the same meaning:
     ///
     /// - `OpAtomicLoad` / `OpAtomicStore` / `OpAtomicFlagClear` become calls of
-    ///   `__spirv_AtomicLoad` / `__spirv_AtomicStore` with the module's scope and
-    ///   semantics, instead of `load atomic` / `store atomic` (which the backend turns
-    ///   into plain `OpLoad` / `OpStore`: llvm/llvm-project#185628, fixed after 22);
+    ///   `__spirv_AtomicLoad` / `__spirv_AtomicStore` / `__spirv_AtomicFlagClear` with the
+    ///   module's scope and semantics, instead of `load atomic` / `store atomic` (which the
+    ///   backend turns into plain `OpLoad` / `OpStore`: llvm/llvm-project#185628, fixed
+    ///   after 22);
     /// - a `getelementptr` never carries a zero structure index (the backend writes it as
     ///   `OpConstantNull`, which `spirv-val` rejects): a trailing one is dropped (same
     ///   address), an inner one splits the access into two `getelementptr`s;

@@ -98,20 +98,9 @@ fn workaround_filetest_round_trips_through_llc() {
         .to_string();
     let input = spirv_lift::spirv::asm::assemble(&text).expect("assembles");
     let dir = tempfile::tempdir().expect("temp dir");
-    let (ll, spv) = (dir.path().join("w.ll"), dir.path().join("w.spv"));
+    let ll = dir.path().join("w.ll");
     std::fs::write(&ll, ir).expect("write");
-    let out = run(Command::new(tool("llc-22"))
-        .arg("-mtriple=spirv64-unknown-unknown")
-        .arg("-filetype=obj")
-        .arg(&ll)
-        .arg("-o")
-        .arg(&spv));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let bytes = std::fs::read(&spv).expect("llc output");
+    let bytes = llc_file(&ll).unwrap_or_else(|e| panic!("llc-22: {e}"));
     common::spirv_val(&bytes, "spv1.4").expect("llc-22 output validates");
     let facts = |w: &[u32]| {
         let ops = spirv_lift::roundtrip::sync::sync_ops(w).expect("walk");
@@ -178,13 +167,17 @@ fn missing_tools_skip_or_fail_under_ci() {
 
 /// Compiles a reproducer with `llc-22`; `Err` is llc's stderr.
 fn llc(name: &str) -> Result<Vec<u8>, String> {
-    let ll = repo_root().join("tests/conform/llvm-bugs").join(name);
+    llc_file(&repo_root().join("tests/conform/llvm-bugs").join(name))
+}
+
+/// Compiles LLVM IR with `llc-22 -mtriple=spirv64-unknown-unknown`; `Err` is llc's stderr.
+fn llc_file(ll: &std::path::Path) -> Result<Vec<u8>, String> {
     let dir = tempfile::tempdir().expect("temp dir");
     let spv = dir.path().join("out.spv");
     let out = run(Command::new(tool("llc-22"))
         .arg("-mtriple=spirv64-unknown-unknown")
         .arg("-filetype=obj")
-        .arg(&ll)
+        .arg(ll)
         .arg("-o")
         .arg(&spv));
     if !out.status.success() {

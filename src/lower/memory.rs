@@ -360,9 +360,11 @@ impl FnCtx<'_, '_> {
                     },
                 )?;
             }
-            Op::AtomicLoad | Op::AtomicStore if self.cx.backend_workarounds() => {
+            Op::AtomicLoad | Op::AtomicStore | Op::AtomicFlagClear
+                if self.cx.backend_workarounds() =>
+            {
                 // LLVM 22's SPIR-V backend drops the atomicity of `load/store atomic`; its
-                // builtin form keeps scope and semantics exactly.
+                // builtin forms keep scope and semantics exactly.
                 self.atomic_sync(inst, 1)?;
                 self.lower_generic_builtin(inst)?;
                 self.tag_atomic();
@@ -495,21 +497,6 @@ impl FnCtx<'_, '_> {
                         b: zero,
                     },
                 )?;
-            }
-            Op::AtomicFlagClear if self.cx.backend_workarounds() => {
-                // An atomic store of 0, in the builtin form LLVM 22's SPIR-V backend keeps.
-                self.atomic_sync(inst, 1)?;
-                let mut args = vec![self.arg(inst.id(0)?)?];
-                for i in 1..=2 {
-                    let id = inst.id(i)?;
-                    args.push(match self.cx.const_int(id) {
-                        Some(v) => self.i32_arg(v),
-                        None => self.arg(id)?,
-                    });
-                }
-                args.push(self.i32_arg(0));
-                self.call_builtin(inst, "__spirv_AtomicStore", &args, None, false)?;
-                self.tag_atomic();
             }
             Op::AtomicFlagClear => {
                 let (scope, ord) = self.atomic_sync(inst, 1)?;
