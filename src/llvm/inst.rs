@@ -295,7 +295,14 @@ impl InstKind {
 
 impl fmt::Display for BinOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.write_str(self.as_str())
+    }
+}
+
+impl BinOp {
+    /// The LLVM assembly keyword.
+    pub fn as_str(self) -> &'static str {
+        match self {
             BinOp::Add => "add",
             BinOp::Sub => "sub",
             BinOp::Mul => "mul",
@@ -314,13 +321,20 @@ impl fmt::Display for BinOp {
             BinOp::And => "and",
             BinOp::Or => "or",
             BinOp::Xor => "xor",
-        })
+        }
     }
 }
 
 impl fmt::Display for CastOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.write_str(self.as_str())
+    }
+}
+
+impl CastOp {
+    /// The LLVM assembly keyword.
+    pub fn as_str(self) -> &'static str {
+        match self {
             CastOp::Trunc => "trunc",
             CastOp::ZExt => "zext",
             CastOp::SExt => "sext",
@@ -334,13 +348,20 @@ impl fmt::Display for CastOp {
             CastOp::IntToPtr => "inttoptr",
             CastOp::BitCast => "bitcast",
             CastOp::AddrSpaceCast => "addrspacecast",
-        })
+        }
     }
 }
 
 impl fmt::Display for IPred {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.write_str(self.as_str())
+    }
+}
+
+impl IPred {
+    /// The LLVM assembly keyword.
+    pub fn as_str(self) -> &'static str {
+        match self {
             IPred::Eq => "eq",
             IPred::Ne => "ne",
             IPred::Ugt => "ugt",
@@ -351,13 +372,20 @@ impl fmt::Display for IPred {
             IPred::Sge => "sge",
             IPred::Slt => "slt",
             IPred::Sle => "sle",
-        })
+        }
     }
 }
 
 impl fmt::Display for FPred {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FPred {
+    /// The LLVM assembly keyword.
+    pub fn as_str(self) -> &'static str {
+        match self {
             FPred::Oeq => "oeq",
             FPred::Ogt => "ogt",
             FPred::Oge => "oge",
@@ -374,13 +402,20 @@ impl fmt::Display for FPred {
             FPred::Uno => "uno",
             FPred::True => "true",
             FPred::False => "false",
-        })
+        }
     }
 }
 
 impl fmt::Display for RmwOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.write_str(self.as_str())
+    }
+}
+
+impl RmwOp {
+    /// The LLVM assembly keyword.
+    pub fn as_str(self) -> &'static str {
+        match self {
             RmwOp::Xchg => "xchg",
             RmwOp::Add => "add",
             RmwOp::Sub => "sub",
@@ -395,19 +430,26 @@ impl fmt::Display for RmwOp {
             RmwOp::FSub => "fsub",
             RmwOp::FMax => "fmax",
             RmwOp::FMin => "fmin",
-        })
+        }
     }
 }
 
 impl fmt::Display for Ordering {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Ordering {
+    /// The LLVM assembly keyword.
+    pub fn as_str(self) -> &'static str {
+        match self {
             Ordering::Monotonic => "monotonic",
             Ordering::Acquire => "acquire",
             Ordering::Release => "release",
             Ordering::AcqRel => "acq_rel",
             Ordering::SeqCst => "seq_cst",
-        })
+        }
     }
 }
 

@@ -19,6 +19,10 @@ pub fn is_plain_identifier(s: &str) -> bool {
 }
 
 fn sanitize(hint: &str) -> String {
+    let plain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'$' | b'.' | b'_');
+    if hint.bytes().all(plain) && hint.bytes().next().is_some_and(|b| !b.is_ascii_digit()) {
+        return hint.to_string();
+    }
     let mut s: String = hint
         .chars()
         .map(|c| {
@@ -41,8 +45,8 @@ impl Namer {
     /// A unique name derived from `hint`: the sanitized hint, or it with `.N` appended.
     pub fn unique(&mut self, hint: &str) -> String {
         let base = sanitize(hint);
-        if !self.taken.contains_key(&base) {
-            self.taken.insert(base.clone(), 0);
+        if let std::collections::hash_map::Entry::Vacant(e) = self.taken.entry(base.clone()) {
+            e.insert(0);
             return base;
         }
         loop {

@@ -7,7 +7,7 @@ use super::{
 use std::fmt::{Result, Write};
 
 /// Writes the whole module.
-pub fn write_module(w: &mut dyn Write, m: &Module) -> Result {
+pub fn write_module<W: Write + ?Sized>(w: &mut W, m: &Module) -> Result {
     for c in &m.header_comments {
         writeln!(w, "; {c}")?;
     }
@@ -73,7 +73,7 @@ pub fn write_module(w: &mut dyn Write, m: &Module) -> Result {
     Ok(())
 }
 
-fn write_list(w: &mut dyn Write, m: &Module, tys: &[TypeId]) -> Result {
+fn write_list<W: Write + ?Sized>(w: &mut W, m: &Module, tys: &[TypeId]) -> Result {
     for (i, t) in tys.iter().enumerate() {
         w.write_str(if i == 0 { " " } else { ", " })?;
         write_type(w, m, *t)?;
@@ -84,7 +84,7 @@ fn write_list(w: &mut dyn Write, m: &Module, tys: &[TypeId]) -> Result {
     Ok(())
 }
 
-fn write_quoted(w: &mut dyn Write, s: &str) -> Result {
+fn write_quoted<W: Write + ?Sized>(w: &mut W, s: &str) -> Result {
     w.write_char('"')?;
     for b in s.bytes() {
         if b == b'"' || b == b'\\' || !(0x20..0x7f).contains(&b) {
@@ -96,24 +96,59 @@ fn write_quoted(w: &mut dyn Write, s: &str) -> Result {
     w.write_char('"')
 }
 
+/// Writes an unsigned number in decimal.
+fn num<W: Write + ?Sized>(w: &mut W, mut v: u64) -> Result {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    w.write_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"))
+}
+
+/// Writes a signed number in decimal.
+fn inum<W: Write + ?Sized>(w: &mut W, v: i64) -> Result {
+    if v < 0 {
+        w.write_str("-")?;
+    }
+    num(w, v.unsigned_abs())
+}
+
 /// Writes a type.
-pub fn write_type(w: &mut dyn Write, m: &Module, t: TypeId) -> Result {
+pub fn write_type<W: Write + ?Sized>(w: &mut W, m: &Module, t: TypeId) -> Result {
     match m.type_of_id(t) {
         Type::Void => w.write_str("void"),
-        Type::Int(n) => write!(w, "i{n}"),
+        Type::Int(n) => {
+            w.write_str("i")?;
+            num(w, u64::from(*n))
+        }
         Type::Half => w.write_str("half"),
         Type::BFloat => w.write_str("bfloat"),
         Type::Float => w.write_str("float"),
         Type::Double => w.write_str("double"),
         Type::Ptr(0) => w.write_str("ptr"),
-        Type::Ptr(a) => write!(w, "ptr addrspace({a})"),
+        Type::Ptr(a) => {
+            w.write_str("ptr addrspace(")?;
+            num(w, u64::from(*a))?;
+            w.write_str(")")
+        }
         Type::Vector(n, e) => {
-            write!(w, "<{n} x ")?;
+            w.write_str("<")?;
+            num(w, u64::from(*n))?;
+            w.write_str(" x ")?;
             write_type(w, m, *e)?;
             w.write_str(">")
         }
         Type::Array(n, e) => {
-            write!(w, "[{n} x ")?;
+            w.write_str("[")?;
+            num(w, *n)?;
+            w.write_str(" x ")?;
             write_type(w, m, *e)?;
             w.write_str("]")
         }
@@ -122,7 +157,10 @@ pub fn write_type(w: &mut dyn Write, m: &Module, t: TypeId) -> Result {
             write_list(w, m, fields)?;
             w.write_str("}")
         }
-        Type::Named(i) => write!(w, "%{}", m.struct_name(*i)),
+        Type::Named(i) => {
+            w.write_str("%")?;
+            w.write_str(m.struct_name(*i))
+        }
         Type::Target(name, tys, ints) => {
             write!(w, "target(\"{name}\"")?;
             for t in tys {
@@ -139,7 +177,7 @@ pub fn write_type(w: &mut dyn Write, m: &Module, t: TypeId) -> Result {
     }
 }
 
-fn write_const(w: &mut dyn Write, m: &Module, c: &Const) -> Result {
+fn write_const<W: Write + ?Sized>(w: &mut W, m: &Module, c: &Const) -> Result {
     match c {
         Const::Int(t, v) => {
             let bits = m.type_of_id(*t).scalar_bits().unwrap_or(64);
@@ -149,7 +187,7 @@ fn write_const(w: &mut dyn Write, m: &Module, c: &Const) -> Result {
                 // Print the signed interpretation, as LLVM does.
                 let shift = 64 - bits;
                 let s = ((*v as u64) << shift) as i64 >> shift;
-                write!(w, "{s}")
+                inum(w, s)
             } else {
                 write!(w, "{v}")
             }
@@ -187,7 +225,7 @@ fn write_const(w: &mut dyn Write, m: &Module, c: &Const) -> Result {
     }
 }
 
-fn write_float(w: &mut dyn Write, ty: &Type, bits: u64) -> Result {
+fn write_float<W: Write + ?Sized>(w: &mut W, ty: &Type, bits: u64) -> Result {
     match ty {
         Type::Half => write!(w, "0xH{:04X}", bits & 0xffff),
         Type::BFloat => write!(w, "0xR{:04X}", bits & 0xffff),
@@ -199,7 +237,7 @@ fn write_float(w: &mut dyn Write, ty: &Type, bits: u64) -> Result {
     }
 }
 
-fn write_f64(w: &mut dyn Write, v: f64) -> Result {
+fn write_f64<W: Write + ?Sized>(w: &mut W, v: f64) -> Result {
     if v.is_finite()
         && v == v.trunc()
         && v.abs() < 16_777_216.0
@@ -212,23 +250,32 @@ fn write_f64(w: &mut dyn Write, v: f64) -> Result {
 }
 
 /// Writes a value operand (without its type).
-fn write_value(w: &mut dyn Write, m: &Module, f: &Function, v: Value) -> Result {
+fn write_value<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, v: Value) -> Result {
     match v {
-        Value::Local(l) => write!(w, "%{}", f.locals[l.index()].name),
+        Value::Local(l) => {
+            w.write_str("%")?;
+            w.write_str(&f.locals[l.index()].name)
+        }
         Value::Const(c) => write_const(w, m, m.const_of_id(c)),
-        Value::Global(g) => write!(w, "@{}", m.globals[g.index()].name),
-        Value::Func(id) => write!(w, "@{}", m.func(id).name),
+        Value::Global(g) => {
+            w.write_str("@")?;
+            w.write_str(&m.globals[g.index()].name)
+        }
+        Value::Func(id) => {
+            w.write_str("@")?;
+            w.write_str(&m.func(id).name)
+        }
     }
 }
 
 /// Writes `<type> <value>`.
-fn write_typed(w: &mut dyn Write, m: &Module, f: &Function, v: Value) -> Result {
+fn write_typed<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, v: Value) -> Result {
     write_type(w, m, m.value_type(f, v))?;
     w.write_str(" ")?;
     write_value(w, m, f, v)
 }
 
-fn write_global(w: &mut dyn Write, m: &Module, g: &Global) -> Result {
+fn write_global<W: Write + ?Sized>(w: &mut W, m: &Module, g: &Global) -> Result {
     write!(w, "@{} = ", g.name)?;
     match (g.init, g.linkage) {
         (None, _) => w.write_str("external ")?,
@@ -262,7 +309,7 @@ fn cc_str(cc: CallConv) -> &'static str {
     }
 }
 
-fn write_function(w: &mut dyn Write, m: &Module, f: &Function) -> Result {
+fn write_function<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function) -> Result {
     for c in &f.comments {
         writeln!(w, "; {c}")?;
     }
@@ -304,12 +351,14 @@ fn write_function(w: &mut dyn Write, m: &Module, f: &Function) -> Result {
         if bi > 0 {
             writeln!(w)?;
         }
-        writeln!(w, "{}:", b.name)?;
+        w.write_str(&b.name)?;
+        w.write_str(":\n")?;
         for inst in &b.insts {
             w.write_str("  ")?;
             write_inst(w, m, f, inst)?;
             if let Some(md) = inst.mmra {
-                write!(w, ", !mmra !{}", md.0)?;
+                w.write_str(", !mmra !")?;
+                num(w, u64::from(md.0))?;
             }
             writeln!(w)?;
         }
@@ -317,24 +366,30 @@ fn write_function(w: &mut dyn Write, m: &Module, f: &Function) -> Result {
     writeln!(w, "}}")
 }
 
-fn write_align(w: &mut dyn Write, align: Option<u32>) -> Result {
+fn write_align<W: Write + ?Sized>(w: &mut W, align: Option<u32>) -> Result {
     match align {
-        Some(a) => write!(w, ", align {a}"),
+        Some(a) => {
+            w.write_str(", align ")?;
+            num(w, u64::from(a))
+        }
         None => Ok(()),
     }
 }
 
-fn write_inst(w: &mut dyn Write, m: &Module, f: &Function, inst: &Inst) -> Result {
+fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Inst) -> Result {
     if let Some(r) = inst.result {
-        write!(w, "%{} = ", f.locals[r.index()].name)?;
+        w.write_str("%")?;
+        w.write_str(&f.locals[r.index()].name)?;
+        w.write_str(" = ")?;
     }
-    let v = |w: &mut dyn Write, x: Value| write_value(w, m, f, x);
-    let tv = |w: &mut dyn Write, x: Value| write_typed(w, m, f, x);
-    let blk =
-        |w: &mut dyn Write, b: super::BlockId| write!(w, "label %{}", f.blocks[b.index()].name);
+    let v = |w: &mut W, x: Value| write_value(w, m, f, x);
+    let tv = |w: &mut W, x: Value| write_typed(w, m, f, x);
+    let blk = |w: &mut W, b: super::BlockId| write!(w, "label %{}", f.blocks[b.index()].name);
     match &inst.kind {
         InstKind::Bin { op, flags, a, b } => {
-            write!(w, "{op} {flags}")?;
+            w.write_str(op.as_str())?;
+            w.write_str(" ")?;
+            w.write_str(flags)?;
             tv(w, *a)?;
             w.write_str(", ")?;
             v(w, *b)
@@ -344,13 +399,17 @@ fn write_inst(w: &mut dyn Write, m: &Module, f: &Function, inst: &Inst) -> Resul
             tv(w, *a)
         }
         InstKind::ICmp { pred, a, b } => {
-            write!(w, "icmp {pred} ")?;
+            w.write_str("icmp ")?;
+            w.write_str(pred.as_str())?;
+            w.write_str(" ")?;
             tv(w, *a)?;
             w.write_str(", ")?;
             v(w, *b)
         }
         InstKind::FCmp { pred, a, b } => {
-            write!(w, "fcmp {pred} ")?;
+            w.write_str("fcmp ")?;
+            w.write_str(pred.as_str())?;
+            w.write_str(" ")?;
             tv(w, *a)?;
             w.write_str(", ")?;
             v(w, *b)
@@ -364,7 +423,8 @@ fn write_inst(w: &mut dyn Write, m: &Module, f: &Function, inst: &Inst) -> Resul
             tv(w, *b)
         }
         InstKind::Cast { op, v: x, to } => {
-            write!(w, "{op} ")?;
+            w.write_str(op.as_str())?;
+            w.write_str(" ")?;
             tv(w, *x)?;
             w.write_str(" to ")?;
             write_type(w, m, *to)
@@ -454,7 +514,8 @@ fn write_inst(w: &mut dyn Write, m: &Module, f: &Function, inst: &Inst) -> Resul
             attrs,
             convergence,
         } => {
-            write!(w, "call {}", cc_str(*cc))?;
+            w.write_str("call ")?;
+            w.write_str(cc_str(*cc))?;
             write_type(w, m, *ret)?;
             if let Value::Func(id) = callee {
                 let callee_f = m.func(*id);
@@ -499,7 +560,9 @@ fn write_inst(w: &mut dyn Write, m: &Module, f: &Function, inst: &Inst) -> Resul
             for (i, (x, b)) in incoming.iter().enumerate() {
                 w.write_str(if i == 0 { " [ " } else { ", [ " })?;
                 v(w, *x)?;
-                write!(w, ", %{} ]", f.blocks[b.index()].name)?;
+                w.write_str(", %")?;
+                w.write_str(&f.blocks[b.index()].name)?;
+                w.write_str(" ]")?;
             }
             Ok(())
         }

@@ -11,6 +11,26 @@ use crate::spirv::{Inst, Op, Operand};
 
 /// Whether calls lowered from this opcode are convergent (SPEC §5's list).
 pub fn is_convergent_op(op: Op) -> bool {
+    // By opcode number, computed once from the names (this is asked per instruction).
+    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = Vec::new();
+        for g in rspirv::grammar::INSTRUCTION_TABLE.iter() {
+            let n = g.opcode as usize;
+            if t.len() <= n {
+                t.resize(n + 1, false);
+            }
+            t[n] = convergent_by_name(g.opcode);
+        }
+        t
+    });
+    match table.get(op as usize) {
+        Some(&c) => c,
+        None => convergent_by_name(op),
+    }
+}
+
+fn convergent_by_name(op: Op) -> bool {
     let name = format!("{op:?}");
     matches!(op, Op::ControlBarrier)
         || name.starts_with("GroupNonUniform")

@@ -112,7 +112,10 @@ impl Ctx<'_> {
                 .def
                 .invalid("parameter count differs from the function type"));
         }
-        let entry = self.entry_points.iter().find(|e| e.func == id).cloned();
+        let entry = self
+            .entry_of
+            .get(&id)
+            .map(|&i| self.entry_points[i].clone());
         let is_kernel_entry = entry.as_ref().is_some_and(|e| {
             e.model == ExecutionModel::Kernel
                 || (e.model == ExecutionModel::GLCompute && self.opts.target == Target::Amdgcn)
@@ -258,6 +261,7 @@ impl Ctx<'_> {
     /// also called as functions.
     pub(crate) fn finish_entry_points(&mut self) -> Result<(), Error> {
         let eps = self.entry_points.clone();
+        let spec_builtin = self.workgroup_size_builtin_is_specialized();
         for ep in &eps {
             let Some(fid) = self.funcs.get(ep.func as usize).copied().flatten() else {
                 return Err(crate::error::invalid(format!(
@@ -269,7 +273,8 @@ impl Ctx<'_> {
             // a work-item id that is always 0); a size from specialization constants may
             // change after translation, so it makes none.
             let size = self.local_size(ep.func).filter(|_| {
-                self.opts.target == Target::Generic || !self.local_size_is_specialized(ep.func)
+                self.opts.target == Target::Generic
+                    || !(spec_builtin || self.local_size_id_is_specialized(ep.func))
             });
             let fid = if self.called.get(ep.func as usize).copied().unwrap_or(false) {
                 self.entry_wrapper(ep, fid)?
@@ -400,32 +405,36 @@ impl Ctx<'_> {
         Ok(w)
     }
 
-    /// Whether the workgroup size of `func` depends on specialization constants: a
-    /// `LocalSizeId` operand or a `WorkgroupSize` built-in that is one.
-    fn local_size_is_specialized(&self, func: u32) -> bool {
-        let by_id = self.exec_modes.iter().any(|inst| {
-            inst.id(0).ok() == Some(func)
-                && matches!(
-                    inst.operand(1),
-                    Ok(Operand::ExecutionMode(ExecutionMode::LocalSizeId))
-                )
-                && (2..5).any(|i| inst.id(i).is_ok_and(|id| self.is_spec_constant(id)))
-        });
-        let by_builtin = self.spv.globals.iter().any(|g| {
+    /// Whether the workgroup size of `func` depends on specialization constants through a
+    /// `LocalSizeId` operand.
+    fn local_size_id_is_specialized(&self, func: u32) -> bool {
+        self.modes_of(func).iter().any(|inst| {
+            matches!(
+                inst.operand(1),
+                Ok(Operand::ExecutionMode(ExecutionMode::LocalSizeId))
+            ) && (2..5).any(|i| inst.id(i).is_ok_and(|id| self.is_spec_constant(id)))
+        })
+    }
+
+    /// Whether the module has a `WorkgroupSize` built-in that is a specialization constant
+    /// (it then sets every entry point's workgroup size).
+    fn workgroup_size_builtin_is_specialized(&self) -> bool {
+        self.spv.globals.iter().any(|g| {
             g.result_id.is_some_and(|id| {
                 self.is_spec_constant(id)
                     && self.builtin_of(id) == Some(::spirv::BuiltIn::WorkgroupSize)
             })
-        });
-        by_id || by_builtin
+        })
+    }
+
+    /// The execution modes of `func`, in module order.
+    fn modes_of(&self, func: u32) -> &[&Inst] {
+        self.exec_modes.get(&func).map_or(&[], Vec::as_slice)
     }
 
     /// The workgroup size from LocalSize / LocalSizeId execution modes.
     fn local_size(&self, func: u32) -> Option<(u32, u32, u32)> {
-        for inst in &self.exec_modes {
-            if inst.id(0).ok() != Some(func) {
-                continue;
-            }
+        for inst in self.modes_of(func) {
             let Ok(Operand::ExecutionMode(mode)) = inst.operand(1) else {
                 continue;
             };

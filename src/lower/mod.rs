@@ -71,7 +71,10 @@ pub(crate) struct Ctx<'a> {
     pub names: HashMap<u32, String>,
     pub decorations: HashMap<u32, Vec<(spirv_headers::Decoration, Vec<Operand>)>>,
     pub entry_points: Vec<EntryPoint>,
-    pub exec_modes: Vec<&'a Inst>,
+    /// `OpExecutionMode[Id]` instructions by the function they apply to.
+    pub exec_modes: HashMap<u32, Vec<&'a Inst>>,
+    /// The first entry point of each function (index into `entry_points`).
+    pub entry_of: HashMap<u32, usize>,
     pub vulkan_mm: bool,
     pub kernel: bool,
     pub addressing: spirv_headers::AddressingModel,
@@ -166,7 +169,8 @@ impl<'a> Ctx<'a> {
             names: HashMap::new(),
             decorations: HashMap::new(),
             entry_points: Vec::new(),
-            exec_modes: Vec::new(),
+            exec_modes: HashMap::new(),
+            entry_of: HashMap::new(),
             vulkan_mm: false,
             kernel: false,
             addressing: spirv_headers::AddressingModel::Logical,
@@ -222,13 +226,19 @@ impl<'a> Ctx<'a> {
                     let Operand::ExecutionModel(model) = inst.operand(0)? else {
                         return Err(inst.err("expected an execution model"));
                     };
+                    let func = inst.id(1)?;
+                    self.entry_of.entry(func).or_insert(self.entry_points.len());
                     self.entry_points.push(EntryPoint {
                         model: *model,
-                        func: inst.id(1)?,
+                        func,
                         name: inst.string(2)?.to_string(),
                     });
                 }
-                Op::ExecutionMode | Op::ExecutionModeId => self.exec_modes.push(inst),
+                Op::ExecutionMode | Op::ExecutionModeId => {
+                    if let Ok(func) = inst.id(0) {
+                        self.exec_modes.entry(func).or_default().push(inst);
+                    }
+                }
                 Op::Name => {
                     self.names.insert(inst.id(0)?, inst.string(1)?.to_string());
                 }
@@ -372,7 +382,16 @@ impl<'a> Ctx<'a> {
     pub fn hint(&self, id: u32) -> String {
         match self.names.get(&id) {
             Some(n) if !n.is_empty() => n.clone(),
-            _ => format!("_{id}"),
+            _ => {
+                // `_<id>`, without the formatting machinery (asked for most values).
+                let mut s = String::with_capacity(11);
+                s.push('_');
+                let digits = id.checked_ilog10().unwrap_or(0) + 1;
+                for i in (0..digits).rev() {
+                    s.push(char::from(b'0' + (id / 10u32.pow(i) % 10) as u8));
+                }
+                s
+            }
         }
     }
 

@@ -5,7 +5,7 @@ pub use rspirv::dr::Operand;
 use spirv::Op;
 
 /// A decoded instruction and where it sits in the module.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Inst {
     /// The opcode.
     pub op: Op,

@@ -10,6 +10,7 @@
 
 pub mod asm;
 pub mod check;
+mod decode;
 mod dominance;
 mod inst;
 pub mod limits;
@@ -157,11 +158,27 @@ pub fn load(words: &[u32]) -> Result<Module, Error> {
     let header = read_header(words)?;
     check_module_size(words.len())?;
     let offsets = instruction_offsets(words)?;
-    let insts = decode(words, &offsets)?;
+    let insts = decode::decode(words, &offsets, header.bound)?;
     let mut module = sort_sections(header, insts)?;
     fix_ext_inst_literals(&mut module);
     check::check(&module)?;
     Ok(module)
+}
+
+/// Decodes a module's instructions without sorting or checking them: with this crate's
+/// decoder, or with `reference` with rspirv's parser alone. Both give the same
+/// instructions or the same error (a test and the `decode_differential` fuzz target
+/// check it).
+#[doc(hidden)]
+pub fn decode_instructions(words: &[u32], reference: bool) -> Result<Vec<Inst>, Error> {
+    let header = read_header(words)?;
+    check_module_size(words.len())?;
+    let offsets = instruction_offsets(words)?;
+    if reference {
+        decode::decode_reference(&offsets, words)
+    } else {
+        decode::decode(words, &offsets, header.bound)
+    }
 }
 
 fn read_header(words: &[u32]) -> Result<Header, Error> {
@@ -357,100 +374,6 @@ pub fn opcode_of_name(name: &str) -> Option<u32> {
         .iter()
         .find(|g| g.opname == name)
         .map(|g| g.opcode as u32)
-}
-
-struct Collector<'a> {
-    offsets: &'a [usize],
-    insts: Vec<Inst>,
-}
-
-impl rspirv::binary::Consumer for Collector<'_> {
-    fn initialize(&mut self) -> rspirv::binary::ParseAction {
-        rspirv::binary::ParseAction::Continue
-    }
-    fn finalize(&mut self) -> rspirv::binary::ParseAction {
-        rspirv::binary::ParseAction::Continue
-    }
-    fn consume_header(&mut self, _: rspirv::dr::ModuleHeader) -> rspirv::binary::ParseAction {
-        rspirv::binary::ParseAction::Continue
-    }
-    fn consume_instruction(
-        &mut self,
-        inst: rspirv::dr::Instruction,
-    ) -> rspirv::binary::ParseAction {
-        let word = self.offsets.get(self.insts.len()).copied().unwrap_or(0);
-        self.insts.push(Inst::from_dr(inst, word));
-        rspirv::binary::ParseAction::Continue
-    }
-}
-
-fn decode(words: &[u32], offsets: &[usize]) -> Result<Vec<Inst>, Error> {
-    let mut collector = Collector {
-        offsets,
-        insts: Vec::with_capacity(offsets.len()),
-    };
-    let result = rspirv::binary::parse_words(words, &mut collector);
-    match result {
-        Ok(()) => Ok(collector.insts),
-        Err(state) => {
-            // The failing instruction is the one after the last consumed.
-            let idx = collector.insts.len();
-            let word = offsets.get(idx).copied().unwrap_or(words.len());
-            let opcode = words.get(word).and_then(|w| op_name_of(w & 0xffff));
-            let loc = Location {
-                word: Some(word),
-                opcode,
-                result_id: None,
-            };
-            let kind = match state {
-                rspirv::binary::ParseState::OpcodeUnknown(_, _, op) => {
-                    ErrorKind::UnknownOpcode(u32::from(op))
-                }
-                other => ErrorKind::Decode(decode_message(&other)),
-            };
-            Err(Error::at(kind, loc))
-        }
-    }
-}
-
-/// rspirv's parse error as a message without its byte offsets and instruction numbers
-/// (the error's location already gives the word offset).
-fn decode_message(state: &rspirv::binary::ParseState) -> String {
-    use rspirv::binary::{DecodeError, ParseState};
-    match state {
-        ParseState::OperandExpected(..) => {
-            "the instruction has fewer operands than its opcode needs".to_string()
-        }
-        ParseState::OperandExceeded(..) => {
-            "the instruction has more words than its operands use".to_string()
-        }
-        ParseState::OperandError(DecodeError::LimitReached(_)) => {
-            "an operand runs past the instruction's word count".to_string()
-        }
-        ParseState::OperandError(DecodeError::StreamExpected(_)) => {
-            "an operand runs past the end of the module".to_string()
-        }
-        ParseState::TypeUnsupported(..) => {
-            "a literal's type has a width the decoder does not read".to_string()
-        }
-        other => strip_positions(&other.to_string()),
-    }
-}
-
-/// Removes rspirv's ` at index N`, ` at offset N` and ` for instruction #N` fragments.
-fn strip_positions(msg: &str) -> String {
-    let mut out = msg.to_string();
-    for marker in [" at index ", " at offset ", " for instruction #"] {
-        while let Some(at) = out.find(marker) {
-            let digits_from = at + marker.len();
-            let digits = out[digits_from..]
-                .bytes()
-                .take_while(u8::is_ascii_digit)
-                .count();
-            out.replace_range(at..digits_from + digits, "");
-        }
-    }
-    out
 }
 
 fn is_terminator(op: Op) -> bool {
@@ -689,21 +612,4 @@ pub fn is_type_op(op: Op) -> bool {
             | Op::TypeAccelerationStructureKHR
             | Op::TypeRayQueryKHR
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::strip_positions;
-
-    #[test]
-    fn decode_messages_lose_rspirv_byte_offsets() {
-        assert_eq!(
-            strip_positions("operand decoding error: reached word limit at index 912"),
-            "operand decoding error: reached word limit"
-        );
-        assert_eq!(
-            strip_positions("unknown opcode (7) for instruction #3 at offset 40"),
-            "unknown opcode (7)"
-        );
-    }
 }

@@ -1,0 +1,571 @@
+//! The instruction decoder: SPIR-V words into [`Inst`]s.
+//!
+//! Most instructions of a module (ids, literals, strings, constants, loads and stores,
+//! branches, switches) are decoded here directly from the grammar's operand list, with a
+//! dense opcode table and a dense per-id literal-width table. An instruction this decoder
+//! does not read itself (one with a decoration, execution mode, image or loop operand, an
+//! `OpSpecConstantOp`, an enumerant it does not know, or anything malformed) goes to
+//! rspirv's parser on its own: those operands do not depend on other instructions, so
+//! the result, or the error, is the one rspirv gives when it parses the whole module.
+//! [`decode_reference`] is that whole-module parse; a test and a fuzz target check that
+//! both agree (`spirv::decode_instructions`).
+
+use super::{Inst, Location, Op, Operand, op_name_of};
+use crate::error::{Error, ErrorKind};
+use rspirv::grammar::{Instruction as Grammar, OperandKind as K, OperandQuantifier as Q};
+use std::sync::OnceLock;
+
+/// How a constant literal of a tracked type is read (`rspirv`'s type tracker).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Width {
+    /// Not an integer or float type known to the tracker: one word.
+    Unknown,
+    /// One word (8-, 16- and 32-bit integers; 16- and 32-bit floats).
+    One,
+    /// Two words (64 bits).
+    Two,
+    /// A width the decoder does not read: an error.
+    Unsupported,
+}
+
+/// Literal widths by id: the type ids of `OpTypeInt`/`OpTypeFloat` and every value of
+/// such a type, as rspirv tracks them.
+struct Widths {
+    dense: Vec<Width>,
+    sparse: foldhash::HashMap<u32, Width>,
+}
+
+impl Widths {
+    fn new(bound: u32) -> Self {
+        Widths {
+            dense: vec![Width::Unknown; bound as usize],
+            sparse: Default::default(),
+        }
+    }
+    fn get(&self, id: u32) -> Width {
+        match self.dense.get(id as usize) {
+            Some(w) => *w,
+            None => self.sparse.get(&id).copied().unwrap_or(Width::Unknown),
+        }
+    }
+    fn set(&mut self, id: u32, w: Width) {
+        match self.dense.get_mut(id as usize) {
+            Some(slot) => *slot = w,
+            None => {
+                self.sparse.insert(id, w);
+            }
+        }
+    }
+    /// Records what rspirv's `TypeTracker::track` records for `inst`.
+    fn track(&mut self, inst: &Inst) {
+        let Some(rid) = inst.result_id else { return };
+        let bits = |i: usize| match inst.operands.get(i) {
+            Some(Operand::LiteralBit32(b)) => Some(*b),
+            _ => None,
+        };
+        let width = match inst.op {
+            Op::TypeInt => match (bits(0), bits(1)) {
+                (Some(8 | 16 | 32), Some(_)) => Width::One,
+                (Some(64), Some(_)) => Width::Two,
+                (Some(_), Some(_)) => Width::Unsupported,
+                _ => return,
+            },
+            Op::TypeFloat => match bits(0) {
+                Some(16 | 32) => Width::One,
+                Some(64) => Width::Two,
+                Some(_) => Width::Unsupported,
+                None => return,
+            },
+            op if op.is_type() => return,
+            _ => match inst.result_type.map(|t| self.get(t)) {
+                Some(w) if w != Width::Unknown => w,
+                _ => return,
+            },
+        };
+        self.set(rid, width);
+    }
+}
+
+/// Per opcode number: the first grammar entry with that number (what rspirv's
+/// `lookup_opcode` finds) and whether this decoder reads it.
+struct Table {
+    entries: Vec<Option<(&'static Grammar<'static>, bool)>>,
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut entries: Vec<Option<(&'static Grammar<'static>, bool)>> = Vec::new();
+        for g in rspirv::grammar::INSTRUCTION_TABLE.iter() {
+            let n = g.opcode as usize;
+            if entries.len() <= n {
+                entries.resize(n + 1, None);
+            }
+            if entries[n].is_none() {
+                let fast = g.operands.iter().all(|o| fast_kind(o.kind))
+                    || matches!(g.opcode, Op::Constant | Op::SpecConstant | Op::Switch);
+                entries[n] = Some((g, fast));
+            }
+        }
+        Table { entries }
+    })
+}
+
+/// Operand kinds this decoder reads itself.
+fn fast_kind(kind: K) -> bool {
+    matches!(
+        kind,
+        K::IdResultType
+            | K::IdResult
+            | K::IdRef
+            | K::IdScope
+            | K::IdMemorySemantics
+            | K::LiteralInteger
+            | K::LiteralFloat
+            | K::LiteralString
+            | K::LiteralExtInstInteger
+            | K::PairIdRefIdRef
+            | K::PairIdRefLiteralInteger
+            | K::StorageClass
+            | K::FunctionControl
+            | K::SelectionControl
+            | K::MemoryAccess
+            | K::GroupOperation
+            | K::Capability
+            | K::SourceLanguage
+            | K::AddressingModel
+            | K::MemoryModel
+            | K::ExecutionModel
+            | K::Decoration
+            | K::LoopControl
+    )
+}
+
+/// A decoration's operands as rspirv reads them, for the decorations read here (the
+/// others go to rspirv).
+fn decoration_params(r: &mut Reader<'_>, d: u32, out: &mut Vec<Operand>) -> Result<(), Miss> {
+    use ::spirv::Decoration as D;
+    let d = D::from_u32(d).ok_or(Miss::Delegate)?;
+    match d {
+        D::RelaxedPrecision
+        | D::Block
+        | D::BufferBlock
+        | D::RowMajor
+        | D::ColMajor
+        | D::GLSLShared
+        | D::GLSLPacked
+        | D::CPacked
+        | D::NoPerspective
+        | D::Flat
+        | D::Patch
+        | D::Centroid
+        | D::Sample
+        | D::Invariant
+        | D::Restrict
+        | D::Aliased
+        | D::Volatile
+        | D::Constant
+        | D::Coherent
+        | D::NonWritable
+        | D::NonReadable
+        | D::Uniform
+        | D::SaturatedConversion
+        | D::NoContraction
+        | D::NoSignedWrap
+        | D::NoUnsignedWrap
+        | D::NonUniform
+        | D::RestrictPointer
+        | D::AliasedPointer => {}
+        D::SpecId
+        | D::ArrayStride
+        | D::MatrixStride
+        | D::Stream
+        | D::Location
+        | D::Component
+        | D::Index
+        | D::Binding
+        | D::DescriptorSet
+        | D::Offset
+        | D::XfbBuffer
+        | D::XfbStride
+        | D::InputAttachmentIndex
+        | D::Alignment
+        | D::MaxByteOffset => out.push(Operand::LiteralBit32(r.word()?)),
+        D::BuiltIn => out.push(Operand::BuiltIn(
+            ::spirv::BuiltIn::from_u32(r.word()?).ok_or(Miss::Delegate)?,
+        )),
+        D::FuncParamAttr => out.push(Operand::FunctionParameterAttribute(
+            ::spirv::FunctionParameterAttribute::from_u32(r.word()?).ok_or(Miss::Delegate)?,
+        )),
+        D::FPRoundingMode => out.push(Operand::FPRoundingMode(
+            ::spirv::FPRoundingMode::from_u32(r.word()?).ok_or(Miss::Delegate)?,
+        )),
+        D::FPFastMathMode => out.push(Operand::FPFastMathMode(
+            ::spirv::FPFastMathMode::from_bits(r.word()?).ok_or(Miss::Delegate)?,
+        )),
+        D::LinkageAttributes => {
+            out.push(Operand::LiteralString(r.string()?));
+            out.push(Operand::LinkageType(
+                ::spirv::LinkageType::from_u32(r.word()?).ok_or(Miss::Delegate)?,
+            ));
+        }
+        _ => return Err(Miss::Delegate),
+    }
+    Ok(())
+}
+
+/// Why the fast path gave up on an instruction.
+enum Miss {
+    /// rspirv gives the same answer for this instruction on its own.
+    Delegate,
+    /// An error that needs the module's context (a constant's or switch's literal).
+    Error(&'static str),
+}
+
+/// Reads one instruction's operands (`words` excludes the first word).
+struct Reader<'w> {
+    words: &'w [u32],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn more(&self) -> bool {
+        self.at < self.words.len()
+    }
+    fn word(&mut self) -> Result<u32, Miss> {
+        let w = self.words.get(self.at).copied().ok_or(Miss::Delegate)?;
+        self.at += 1;
+        Ok(w)
+    }
+    /// A word of a constant's or switch's literal: running out is an error here, since
+    /// rspirv alone would not know the literal's width.
+    fn literal_word(&mut self) -> Result<u32, Miss> {
+        self.word().map_err(|_| Miss::Error(LIMIT_REACHED))
+    }
+    fn literal(&mut self, width: Width) -> Result<Operand, Miss> {
+        Ok(match width {
+            Width::Unknown | Width::One => Operand::LiteralBit32(self.literal_word()?),
+            Width::Two => {
+                let low = u64::from(self.literal_word()?);
+                let high = u64::from(self.literal_word()?);
+                Operand::LiteralBit64((high << 32) | low)
+            }
+            Width::Unsupported => return Err(Miss::Error(TYPE_UNSUPPORTED)),
+        })
+    }
+    fn string(&mut self) -> Result<String, Miss> {
+        let rest = &self.words[self.at..];
+        let mut bytes = Vec::new();
+        for (i, w) in rest.iter().enumerate() {
+            let b = w.to_le_bytes();
+            if let Some(n) = b.iter().position(|&c| c == 0) {
+                bytes.extend_from_slice(&b[..n]);
+                self.at += i + 1;
+                return String::from_utf8(bytes).map_err(|_| Miss::Delegate);
+            }
+            bytes.extend_from_slice(&b);
+        }
+        Err(Miss::Delegate)
+    }
+}
+
+/// rspirv's messages (as `decode_message` words them) for the errors found here.
+const LIMIT_REACHED: &str = "an operand runs past the instruction's word count";
+const OPERAND_EXPECTED: &str = "the instruction has fewer operands than its opcode needs";
+const OPERAND_EXCEEDED: &str = "the instruction has more words than its operands use";
+const TYPE_UNSUPPORTED: &str = "a literal's type has a width the decoder does not read";
+
+fn fast(
+    g: &'static Grammar<'static>,
+    words: &[u32],
+    widths: &Widths,
+    word: usize,
+) -> Result<Inst, Miss> {
+    let mut r = Reader { words, at: 0 };
+    let mut result_type = None;
+    let mut result_id = None;
+    let mut operands = Vec::with_capacity(words.len());
+    let mut li = 0;
+    while let Some(lo) = g.operands.get(li) {
+        if !r.more() {
+            match lo.quantifier {
+                Q::One => return Err(Miss::Error(OPERAND_EXPECTED)),
+                Q::ZeroOrOne | Q::ZeroOrMore => break,
+            }
+        }
+        match lo.kind {
+            K::IdResultType => result_type = Some(r.word()?),
+            K::IdResult => result_id = Some(r.word()?),
+            K::IdRef => operands.push(Operand::IdRef(r.word()?)),
+            K::IdScope => operands.push(Operand::IdScope(r.word()?)),
+            K::IdMemorySemantics => operands.push(Operand::IdMemorySemantics(r.word()?)),
+            K::LiteralInteger | K::LiteralFloat => operands.push(Operand::LiteralBit32(r.word()?)),
+            K::LiteralExtInstInteger => operands.push(Operand::LiteralExtInstInteger(r.word()?)),
+            K::LiteralString => operands.push(Operand::LiteralString(r.string()?)),
+            K::PairIdRefIdRef => {
+                operands.push(Operand::IdRef(r.word()?));
+                operands.push(Operand::IdRef(r.word()?));
+            }
+            K::PairIdRefLiteralInteger => {
+                operands.push(Operand::IdRef(r.word()?));
+                operands.push(Operand::LiteralBit32(r.word()?));
+            }
+            K::LiteralContextDependentNumber => {
+                let width = result_type.map_or(Width::Unknown, |t| widths.get(t));
+                operands.push(r.literal(width)?);
+            }
+            K::PairLiteralIntegerIdRef => {
+                let width = match operands.first() {
+                    Some(Operand::IdRef(sel)) => widths.get(*sel),
+                    _ => Width::Unknown,
+                };
+                operands.push(r.literal(width)?);
+                operands.push(Operand::IdRef(r.literal_word()?));
+            }
+            K::MemoryAccess => {
+                let m = ::spirv::MemoryAccess::from_bits(r.word()?).ok_or(Miss::Delegate)?;
+                operands.push(Operand::MemoryAccess(m));
+                use ::spirv::MemoryAccess as M;
+                if m.contains(M::ALIGNED) {
+                    operands.push(Operand::LiteralBit32(r.word()?));
+                }
+                if m.contains(M::MAKE_POINTER_AVAILABLE) {
+                    operands.push(Operand::IdScope(r.word()?));
+                }
+                if m.contains(M::MAKE_POINTER_VISIBLE) {
+                    operands.push(Operand::IdScope(r.word()?));
+                }
+                if m.contains(M::ALIAS_SCOPE_INTEL_MASK) {
+                    operands.push(Operand::IdRef(r.word()?));
+                }
+                if m.contains(M::NO_ALIAS_INTEL_MASK) {
+                    operands.push(Operand::IdRef(r.word()?));
+                }
+            }
+            K::Decoration => {
+                let d = r.word()?;
+                let decoration = ::spirv::Decoration::from_u32(d).ok_or(Miss::Delegate)?;
+                operands.push(Operand::Decoration(decoration));
+                decoration_params(&mut r, d, &mut operands)?;
+            }
+            K::LoopControl => {
+                use ::spirv::LoopControl as L;
+                let l = L::from_bits(r.word()?).ok_or(Miss::Delegate)?;
+                // Unroll, DontUnroll and DependencyInfinite take no operands; the
+                // others go to rspirv.
+                if !(L::UNROLL | L::DONT_UNROLL | L::DEPENDENCY_INFINITE).contains(l) {
+                    return Err(Miss::Delegate);
+                }
+                operands.push(Operand::LoopControl(l));
+            }
+            K::StorageClass => operands.push(Operand::StorageClass(
+                ::spirv::StorageClass::from_u32(r.word()?).ok_or(Miss::Delegate)?,
+            )),
+            K::FunctionControl => operands.push(Operand::FunctionControl(
+                ::spirv::FunctionControl::from_bits(r.word()?).ok_or(Miss::Delegate)?,
+            )),
+            K::SelectionControl => operands.push(Operand::SelectionControl(
+                ::spirv::SelectionControl::from_bits(r.word()?).ok_or(Miss::Delegate)?,
+            )),
+            K::GroupOperation => operands.push(Operand::GroupOperation(
+                ::spirv::GroupOperation::from_u32(r.word()?).ok_or(Miss::Delegate)?,
+            )),
+            K::Capability => operands.push(Operand::Capability(
+                ::spirv::Capability::from_u32(r.word()?).ok_or(Miss::Delegate)?,
+            )),
+            K::SourceLanguage => operands.push(Operand::SourceLanguage(
+                ::spirv::SourceLanguage::from_u32(r.word()?).ok_or(Miss::Delegate)?,
+            )),
+            K::AddressingModel => operands.push(Operand::AddressingModel(
+                ::spirv::AddressingModel::from_u32(r.word()?).ok_or(Miss::Delegate)?,
+            )),
+            K::MemoryModel => operands.push(Operand::MemoryModel(
+                ::spirv::MemoryModel::from_u32(r.word()?).ok_or(Miss::Delegate)?,
+            )),
+            K::ExecutionModel => operands.push(Operand::ExecutionModel(
+                ::spirv::ExecutionModel::from_u32(r.word()?).ok_or(Miss::Delegate)?,
+            )),
+            _ => return Err(Miss::Delegate),
+        }
+        if lo.quantifier != Q::ZeroOrMore {
+            li += 1;
+        }
+    }
+    if r.more() {
+        return Err(Miss::Error(OPERAND_EXCEEDED));
+    }
+    Ok(Inst {
+        op: g.opcode,
+        opname: g.opname,
+        word,
+        result_type,
+        result_id,
+        operands,
+    })
+}
+
+/// Decodes every instruction (`offsets` from `instruction_offsets`).
+pub(super) fn decode(words: &[u32], offsets: &[usize], bound: u32) -> Result<Vec<Inst>, Error> {
+    let table = table();
+    let mut widths = Widths::new(bound);
+    let mut insts = Vec::with_capacity(offsets.len());
+    for &at in offsets {
+        let first = words[at];
+        let count = (first >> 16) as usize;
+        let body = &words[at + 1..at + count];
+        let entry = table
+            .entries
+            .get((first & 0xffff) as usize)
+            .copied()
+            .flatten();
+        let inst = match entry {
+            Some((g, true)) => match fast(g, body, &widths, at) {
+                Ok(inst) => inst,
+                Err(Miss::Delegate) => alone(words, at, count)?,
+                Err(Miss::Error(msg)) => {
+                    return Err(decode_error(words, at, ErrorKind::Decode(msg.into())));
+                }
+            },
+            _ => alone(words, at, count)?,
+        };
+        widths.track(&inst);
+        insts.push(inst);
+    }
+    Ok(insts)
+}
+
+fn decode_error(words: &[u32], at: usize, kind: ErrorKind) -> Error {
+    let loc = Location {
+        word: Some(at),
+        opcode: op_name_of(words[at] & 0xffff),
+        result_id: None,
+    };
+    Error::at(kind, loc)
+}
+
+/// Decodes the instruction at `at` with rspirv, as a module of its own.
+fn alone(words: &[u32], at: usize, count: usize) -> Result<Inst, Error> {
+    let mut module = Vec::with_capacity(5 + count);
+    module.extend_from_slice(&words[..5]);
+    module.extend_from_slice(&words[at..at + count]);
+    match reference(&module, &[at]) {
+        Ok(mut insts) => insts.pop().ok_or_else(|| {
+            decode_error(
+                words,
+                at,
+                ErrorKind::Decode("rspirv returned no instruction".into()),
+            )
+        }),
+        Err((_, kind)) => Err(decode_error(words, at, kind)),
+    }
+}
+
+/// Decodes a whole module with rspirv's parser alone (the reference for [`decode`];
+/// `offsets` from `instruction_offsets`).
+pub(super) fn decode_reference(offsets: &[usize], words: &[u32]) -> Result<Vec<Inst>, Error> {
+    reference(words, offsets).map_err(|(idx, kind)| {
+        let at = offsets.get(idx).copied().unwrap_or(words.len());
+        let loc = Location {
+            word: Some(at),
+            opcode: words.get(at).and_then(|w| op_name_of(w & 0xffff)),
+            result_id: None,
+        };
+        Error::at(kind, loc)
+    })
+}
+
+struct Collector<'a> {
+    offsets: &'a [usize],
+    insts: Vec<Inst>,
+}
+
+impl rspirv::binary::Consumer for Collector<'_> {
+    fn initialize(&mut self) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+    fn finalize(&mut self) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+    fn consume_header(&mut self, _: rspirv::dr::ModuleHeader) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+    fn consume_instruction(
+        &mut self,
+        inst: rspirv::dr::Instruction,
+    ) -> rspirv::binary::ParseAction {
+        let word = self.offsets.get(self.insts.len()).copied().unwrap_or(0);
+        self.insts.push(Inst::from_dr(inst, word));
+        rspirv::binary::ParseAction::Continue
+    }
+}
+
+/// rspirv's parse; an error comes with the index of the failing instruction.
+fn reference(words: &[u32], offsets: &[usize]) -> Result<Vec<Inst>, (usize, ErrorKind)> {
+    let mut collector = Collector {
+        offsets,
+        insts: Vec::with_capacity(offsets.len()),
+    };
+    let result = rspirv::binary::parse_words(words, &mut collector);
+    match result {
+        Ok(()) => Ok(collector.insts),
+        Err(state) => {
+            // The failing instruction is the one after the last consumed.
+            let kind = match state {
+                rspirv::binary::ParseState::OpcodeUnknown(_, _, op) => {
+                    ErrorKind::UnknownOpcode(u32::from(op))
+                }
+                other => ErrorKind::Decode(decode_message(&other)),
+            };
+            Err((collector.insts.len(), kind))
+        }
+    }
+}
+
+/// rspirv's parse error as a message without its byte offsets and instruction numbers
+/// (the error's location already gives the word offset).
+fn decode_message(state: &rspirv::binary::ParseState) -> String {
+    use rspirv::binary::{DecodeError, ParseState};
+    match state {
+        ParseState::OperandExpected(..) => OPERAND_EXPECTED.to_string(),
+        ParseState::OperandExceeded(..) => OPERAND_EXCEEDED.to_string(),
+        ParseState::OperandError(DecodeError::LimitReached(_)) => LIMIT_REACHED.to_string(),
+        ParseState::OperandError(DecodeError::StreamExpected(_)) => {
+            "an operand runs past the end of the module".to_string()
+        }
+        ParseState::TypeUnsupported(..) => TYPE_UNSUPPORTED.to_string(),
+        other => strip_positions(&other.to_string()),
+    }
+}
+
+/// Removes rspirv's ` at index N`, ` at offset N` and ` for instruction #N` fragments.
+fn strip_positions(msg: &str) -> String {
+    let mut out = msg.to_string();
+    for marker in [" at index ", " at offset ", " for instruction #"] {
+        while let Some(at) = out.find(marker) {
+            let digits_from = at + marker.len();
+            let digits = out[digits_from..]
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count();
+            out.replace_range(at..digits_from + digits, "");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_positions;
+
+    #[test]
+    fn decode_messages_lose_rspirv_byte_offsets() {
+        assert_eq!(
+            strip_positions("operand decoding error: reached word limit at index 912"),
+            "operand decoding error: reached word limit"
+        );
+        assert_eq!(
+            strip_positions("unknown opcode (7) for instruction #3 at offset 40"),
+            "unknown opcode (7)"
+        );
+    }
+}
