@@ -13,11 +13,11 @@ root=..
 secs=${1:-1200}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(translate_words mutate_corpus llvm_verify llvm_document assemble_text)
+[ ${#targets[@]} -gt 0 ] || targets=(translate_words mutate_corpus decode_differential llvm_verify llvm_document assemble_text)
 
 # Seeds: the corpus modules and the malformed corpus; for the IR reader, spirv-lift's
 # own output for the corpus.
-for t in translate_words mutate_corpus; do
+for t in translate_words mutate_corpus decode_differential; do
     mkdir -p "corpus/$t"
     for f in "$root"/shaders/*.spv "$root"/cl-kernels/*.spv "$root"/tests/malformed/*.spv; do
         cp "$f" "corpus/$t/seed-$(basename "$(dirname "$f")")-$(basename "$f")"
