@@ -1,6 +1,7 @@
 //! Reading SPIR-V: the only part of spirv-lift that knows rspirv.
 //!
-//! [`load`] decodes a module with rspirv, keeps every instruction's word offset, sorts the
+//! [`load`] decodes a module (the decoder in `decode.rs`, which hands the instructions it
+//! does not read itself to rspirv's parser), keeps every instruction's word offset, sorts the
 //! instructions into the module's logical sections, and runs the input checks of
 //! [`check`]. After `load` succeeds, every id the module uses is defined exactly once,
 //! every block is terminated, every branch, merge and continue target is a block of
