@@ -111,6 +111,14 @@ fn table() -> &'static Table {
     })
 }
 
+/// An enumerant operand read with the `spirv` crate's `from_u32` (value enums) or
+/// `from_bits` (masks); a value it does not know goes to rspirv.
+macro_rules! enumerant {
+    ($r:expr, $kind:ident, $read:ident) => {
+        Operand::$kind(::spirv::$kind::$read($r.word()?).ok_or(Miss::Delegate)?)
+    };
+}
+
 /// Operand kinds this decoder reads itself.
 fn fast_kind(kind: K) -> bool {
     matches!(
@@ -191,23 +199,13 @@ fn decoration_params(r: &mut Reader<'_>, d: u32, out: &mut Vec<Operand>) -> Resu
         | D::InputAttachmentIndex
         | D::Alignment
         | D::MaxByteOffset => out.push(Operand::LiteralBit32(r.word()?)),
-        D::BuiltIn => out.push(Operand::BuiltIn(
-            ::spirv::BuiltIn::from_u32(r.word()?).ok_or(Miss::Delegate)?,
-        )),
-        D::FuncParamAttr => out.push(Operand::FunctionParameterAttribute(
-            ::spirv::FunctionParameterAttribute::from_u32(r.word()?).ok_or(Miss::Delegate)?,
-        )),
-        D::FPRoundingMode => out.push(Operand::FPRoundingMode(
-            ::spirv::FPRoundingMode::from_u32(r.word()?).ok_or(Miss::Delegate)?,
-        )),
-        D::FPFastMathMode => out.push(Operand::FPFastMathMode(
-            ::spirv::FPFastMathMode::from_bits(r.word()?).ok_or(Miss::Delegate)?,
-        )),
+        D::BuiltIn => out.push(enumerant!(r, BuiltIn, from_u32)),
+        D::FuncParamAttr => out.push(enumerant!(r, FunctionParameterAttribute, from_u32)),
+        D::FPRoundingMode => out.push(enumerant!(r, FPRoundingMode, from_u32)),
+        D::FPFastMathMode => out.push(enumerant!(r, FPFastMathMode, from_bits)),
         D::LinkageAttributes => {
             out.push(Operand::LiteralString(r.string()?));
-            out.push(Operand::LinkageType(
-                ::spirv::LinkageType::from_u32(r.word()?).ok_or(Miss::Delegate)?,
-            ));
+            out.push(enumerant!(r, LinkageType, from_u32));
         }
         _ => return Err(Miss::Delegate),
     }
@@ -358,33 +356,15 @@ fn fast(
                 }
                 operands.push(Operand::LoopControl(l));
             }
-            K::StorageClass => operands.push(Operand::StorageClass(
-                ::spirv::StorageClass::from_u32(r.word()?).ok_or(Miss::Delegate)?,
-            )),
-            K::FunctionControl => operands.push(Operand::FunctionControl(
-                ::spirv::FunctionControl::from_bits(r.word()?).ok_or(Miss::Delegate)?,
-            )),
-            K::SelectionControl => operands.push(Operand::SelectionControl(
-                ::spirv::SelectionControl::from_bits(r.word()?).ok_or(Miss::Delegate)?,
-            )),
-            K::GroupOperation => operands.push(Operand::GroupOperation(
-                ::spirv::GroupOperation::from_u32(r.word()?).ok_or(Miss::Delegate)?,
-            )),
-            K::Capability => operands.push(Operand::Capability(
-                ::spirv::Capability::from_u32(r.word()?).ok_or(Miss::Delegate)?,
-            )),
-            K::SourceLanguage => operands.push(Operand::SourceLanguage(
-                ::spirv::SourceLanguage::from_u32(r.word()?).ok_or(Miss::Delegate)?,
-            )),
-            K::AddressingModel => operands.push(Operand::AddressingModel(
-                ::spirv::AddressingModel::from_u32(r.word()?).ok_or(Miss::Delegate)?,
-            )),
-            K::MemoryModel => operands.push(Operand::MemoryModel(
-                ::spirv::MemoryModel::from_u32(r.word()?).ok_or(Miss::Delegate)?,
-            )),
-            K::ExecutionModel => operands.push(Operand::ExecutionModel(
-                ::spirv::ExecutionModel::from_u32(r.word()?).ok_or(Miss::Delegate)?,
-            )),
+            K::StorageClass => operands.push(enumerant!(r, StorageClass, from_u32)),
+            K::FunctionControl => operands.push(enumerant!(r, FunctionControl, from_bits)),
+            K::SelectionControl => operands.push(enumerant!(r, SelectionControl, from_bits)),
+            K::GroupOperation => operands.push(enumerant!(r, GroupOperation, from_u32)),
+            K::Capability => operands.push(enumerant!(r, Capability, from_u32)),
+            K::SourceLanguage => operands.push(enumerant!(r, SourceLanguage, from_u32)),
+            K::AddressingModel => operands.push(enumerant!(r, AddressingModel, from_u32)),
+            K::MemoryModel => operands.push(enumerant!(r, MemoryModel, from_u32)),
+            K::ExecutionModel => operands.push(enumerant!(r, ExecutionModel, from_u32)),
             _ => return Err(Miss::Delegate),
         }
         if lo.quantifier != Q::ZeroOrMore {
