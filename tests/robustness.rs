@@ -171,16 +171,7 @@ fn arbitrary_bytes_never_panic() {
 #[test]
 fn decoder_agrees_with_rspirv() {
     let root = common::repo_root();
-    let mut inputs = Vec::new();
-    for dir in ["shaders", "cl-kernels", "tests/malformed"] {
-        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
-            .expect("read corpus directory")
-            .map(|e| e.expect("directory entry").path())
-            .filter(|p| p.extension().is_some_and(|x| x == "spv"))
-            .collect();
-        files.sort();
-        inputs.extend(files);
-    }
+    let inputs = common::spv_files_in(&["shaders", "cl-kernels", "tests/malformed"]);
     let mut checked = 0;
     let mut errors = 0;
     let mut failures = Vec::new();

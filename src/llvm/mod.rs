@@ -8,7 +8,7 @@ pub mod document;
 mod ids;
 mod inst;
 mod names;
-mod print;
+pub(crate) mod print;
 pub mod reader;
 pub mod typecheck;
 mod types;

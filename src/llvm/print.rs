@@ -96,8 +96,9 @@ fn write_quoted<W: Write + ?Sized>(w: &mut W, s: &str) -> Result {
     w.write_char('"')
 }
 
-/// Writes an unsigned number in decimal.
-fn num<W: Write + ?Sized>(w: &mut W, mut v: u64) -> Result {
+/// Writes an unsigned number in decimal (without `core::fmt`'s machinery; also used for
+/// value names).
+pub(crate) fn num<W: Write + ?Sized>(w: &mut W, mut v: u64) -> Result {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {

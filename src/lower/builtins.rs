@@ -14,9 +14,15 @@ pub fn is_convergent_op(op: Op) -> bool {
     // By opcode number, computed once from the names (this is asked per instruction).
     static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        (0..=u32::from(u16::MAX))
-            .map(|n| Op::from_u32(n).is_some_and(convergent_by_name))
-            .collect()
+        let mut t = Vec::new();
+        for op in crate::spirv::known_ops() {
+            let n = op as usize;
+            if t.len() <= n {
+                t.resize(n + 1, false);
+            }
+            t[n] = convergent_by_name(op);
+        }
+        t
     });
     match table.get(op as usize) {
         Some(&c) => c,

@@ -383,13 +383,11 @@ impl<'a> Ctx<'a> {
         match self.names.get(&id) {
             Some(n) if !n.is_empty() => n.clone(),
             _ => {
-                // `_<id>`, without the formatting machinery (asked for most values).
+                // `_<id>`, without `format!` (asked for most values).
                 let mut s = String::with_capacity(11);
                 s.push('_');
-                let digits = id.checked_ilog10().unwrap_or(0) + 1;
-                for i in (0..digits).rev() {
-                    s.push(char::from(b'0' + (id / 10u32.pow(i) % 10) as u8));
-                }
+                // Writing to a String cannot fail.
+                let _ = crate::llvm::print::num(&mut s, u64::from(id));
                 s
             }
         }

@@ -119,6 +119,11 @@ macro_rules! enumerant {
     };
 }
 
+/// Every opcode the grammar knows (the first entry of each number).
+pub(crate) fn known_ops() -> impl Iterator<Item = Op> {
+    table().entries.iter().flatten().map(|(g, _)| g.opcode)
+}
+
 /// Operand kinds this decoder reads itself.
 fn fast_kind(kind: K) -> bool {
     matches!(
@@ -442,7 +447,7 @@ fn alone(words: &[u32], at: usize, count: usize) -> Result<Inst, Error> {
 
 /// Decodes a whole module with rspirv's parser alone (the reference for [`decode`];
 /// `offsets` from `instruction_offsets`).
-pub(super) fn decode_reference(offsets: &[usize], words: &[u32]) -> Result<Vec<Inst>, Error> {
+pub(super) fn decode_reference(words: &[u32], offsets: &[usize]) -> Result<Vec<Inst>, Error> {
     reference(words, offsets).map_err(|(idx, kind)| {
         let at = offsets.get(idx).copied().unwrap_or(words.len());
         let loc = Location {

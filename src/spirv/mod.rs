@@ -176,7 +176,7 @@ pub fn decode_instructions(words: &[u32], reference: bool) -> Result<Vec<Inst>, 
     check_module_size(words.len())?;
     let offsets = instruction_offsets(words)?;
     if reference {
-        decode::decode_reference(&offsets, words)
+        decode::decode_reference(words, &offsets)
     } else {
         decode::decode(words, &offsets, header.bound)
     }
@@ -344,6 +344,11 @@ const SPEC_CONSTANT_OPS: &[Op] = &[
     Op::PtrAccessChain,
     Op::InBoundsPtrAccessChain,
 ];
+
+/// Every opcode the grammar knows.
+pub fn known_ops() -> impl Iterator<Item = Op> {
+    decode::known_ops()
+}
 
 /// The `Op…` name of an opcode number, if the grammar knows it.
 pub fn op_name_of(opcode: u32) -> Option<&'static str> {

@@ -120,9 +120,14 @@ pub fn verify_with_opt(ll: &str, which: &str) -> Result<(), String> {
 
 /// Every committed corpus module, sorted: `shaders/*.spv` then `cl-kernels/*.spv`.
 pub fn corpus_files() -> Vec<PathBuf> {
+    spv_files_in(&["shaders", "cl-kernels"])
+}
+
+/// The `.spv` files of each directory (relative to the repository), sorted per directory.
+pub fn spv_files_in(dirs: &[&str]) -> Vec<PathBuf> {
     let root = repo_root();
     let mut all = Vec::new();
-    for dir in ["shaders", "cl-kernels"] {
+    for dir in dirs {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
             .unwrap_or_else(|e| panic!("reading {dir}/: {e}"))
             .map(|entry| entry.expect("directory entry").path())
