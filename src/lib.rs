@@ -237,7 +237,118 @@ impl Options {
 /// is malformed or uses something not translated yet.
 pub fn translate(words: &[u32], options: &Options) -> Result<Module, Error> {
     let module = spirv::load(words)?;
-    lower::lower_module(&module, options)
+    lower::lower_module(module, options)
+}
+
+/// Translates a SPIR-V module straight into LLVM assembly on `w`, without ever holding
+/// the whole LLVM module: each function is printed as soon as it is final and its body
+/// is freed, and each SPIR-V function body is freed once lowered. The text is byte for
+/// byte what [`translate`] followed by [`Module::write_io`] gives; peak memory is about
+/// the decoded input instead of the input plus the whole LLVM module.
+///
+/// Part of the text may have been written when an error is returned: write to a
+/// temporary file and rename it on success (as the command-line tool does), or to a
+/// buffer, when a partial output must never be seen.
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cl-kernels/local_reduce.O2.spv");
+/// let words = spirv_lift::spirv::words_from_bytes(&std::fs::read(path)?)?;
+/// let options = spirv_lift::Options::default();
+/// let mut streamed = Vec::new();
+/// let written = spirv_lift::translate_to_writer(&words, &options, &mut streamed, true)?;
+/// let mut whole = Vec::new();
+/// spirv_lift::translate(&words, &options)?.write_io(&mut whole)?;
+/// assert_eq!(streamed, whole);
+/// assert!(written.stats.is_some_and(|s| s.annotated_instructions > 0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`WriteError::Translate`] as [`translate`]; [`WriteError::Io`] when `w` fails.
+pub fn translate_to_writer(
+    words: &[u32],
+    options: &Options,
+    w: &mut dyn std::io::Write,
+    want_stats: bool,
+) -> Result<Written, WriteError> {
+    /// Prints functions as they become final, counting them first if asked.
+    struct Streaming<'w> {
+        writer: llvm::StreamWriter<'w>,
+        stats: Option<stats::Stats>,
+        /// Kernels are printed first (`--spirv-backend-workarounds`): the order is not
+        /// the build order, so the module is kept and printed at the end.
+        keep: bool,
+    }
+    impl lower::Sink for Streaming<'_> {
+        fn prologue(&mut self, m: &llvm::Module) {
+            self.keep = m.kernels_first;
+            if !self.keep {
+                self.writer.prologue(m);
+            }
+        }
+        fn functions(&mut self, m: &mut llvm::Module, upto: usize) {
+            if !self.keep {
+                let stats = &mut self.stats;
+                self.writer.functions(m, upto, &mut |m, f| {
+                    if let Some(s) = stats.as_mut() {
+                        s.add_function(m, f);
+                    }
+                });
+            }
+        }
+    }
+    let module = spirv::load(words)?;
+    let mut sink = Streaming {
+        writer: llvm::StreamWriter::new(w),
+        stats: want_stats.then(|| stats::Stats {
+            spirv_instructions: spirv::instruction_count(words),
+            ..Default::default()
+        }),
+        keep: false,
+    };
+    let mut m = lower::lower_module_into(module, options, &mut sink)?;
+    let Streaming {
+        writer,
+        mut stats,
+        keep,
+    } = sink;
+    if keep {
+        drop(writer);
+        if let Some(s) = stats.as_mut() {
+            m.functions.iter().for_each(|f| s.add_function(&m, f));
+        }
+        m.write_io(w)?;
+    } else {
+        writer.finish(&mut m, &mut |m, f| {
+            if let Some(s) = stats.as_mut() {
+                s.add_function(m, f);
+            }
+        })?;
+    }
+    Ok(Written {
+        warnings: std::mem::take(&mut m.warnings),
+        stats,
+    })
+}
+
+/// What [`translate_to_writer`] returns besides the text.
+#[derive(Clone, Debug, Default)]
+pub struct Written {
+    /// Warnings about the translation (as [`Module::warnings`]).
+    pub warnings: Vec<String>,
+    /// Counts, when asked for (as [`stats::Stats::of`]).
+    pub stats: Option<stats::Stats>,
+}
+
+/// Why [`translate_to_writer`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The input could not be translated.
+    #[error(transparent)]
+    Translate(#[from] Error),
+    /// The output could not be written.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
 }
 
 /// Translates a SPIR-V module given as bytes of either endianness (see also the

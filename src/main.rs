@@ -199,37 +199,47 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// What translating one input gives: the module, or a report about it.
-enum Output {
-    Ir(Box<spirv_lift::Module>),
-    Text(String),
+/// Where one input's translation goes.
+#[derive(Clone, Copy)]
+enum Dest<'a> {
+    /// A file, written through a temporary file and a rename.
+    File(&'a Path),
+    /// Standard output, written only once the translation has succeeded.
+    Stdout,
 }
 
-impl Output {
-    /// Streams the output (the IR goes out in pieces, never held whole as text).
-    fn write_to(&self, w: &mut dyn Write) -> std::io::Result<()> {
-        match self {
-            Output::Ir(m) => m.write_io(w),
-            Output::Text(t) => w.write_all(t.as_bytes()),
-        }
-    }
-}
-
-/// One translated input: what to write, warnings, and counts if asked for.
+/// One translated input: warnings, and counts if asked for.
 struct Translated {
-    out: Output,
     warnings: Vec<String>,
     stats: Option<spirv_lift::stats::Stats>,
 }
 
-/// Translates one input (to the IR, or a report); errors are one line, prefixed with
-/// the input name.
+/// Why one input failed: a one-line message, and whether it was the output that could
+/// not be written (a closed standard output is not reported).
+struct Failed {
+    message: String,
+    closed_stdout: bool,
+}
+
+impl From<String> for Failed {
+    fn from(message: String) -> Self {
+        Failed {
+            message,
+            closed_stdout: false,
+        }
+    }
+}
+
+/// Translates one input (to the IR, or a report) into `dest`; errors are one line,
+/// prefixed with the input name. The IR is printed while it is built
+/// ([`spirv_lift::translate_to_writer`]), so the whole LLVM module is never in memory.
 fn translate_one(
     path: &Path,
     options: &Options,
     report: Option<ReportKind>,
     want_stats: bool,
-) -> std::result::Result<Translated, String> {
+    dest: Dest,
+) -> std::result::Result<Translated, Failed> {
     let name = path.display();
     let bytes = read_input(path).map_err(|e| format!("{e:#}"))?;
     // SPIR-V assembly: by extension, or by content (e.g. on standard input).
@@ -243,22 +253,74 @@ fn translate_one(
         spirv_lift::spirv::words_from_bytes(&bytes)
     }
     .map_err(|e| format!("{name}: {e}"))?;
-    let module = spirv_lift::translate(&words, options).map_err(|e| format!("{name}: {e}"))?;
-    let stats = want_stats.then(|| spirv_lift::stats::Stats::of(&words, &module));
-    let warnings = module
-        .warnings
-        .iter()
-        .map(|w| format!("{name}: {w}"))
-        .collect();
-    let out = match report {
-        Some(ReportKind::Mmra) => Output::Text(spirv_lift::report::mmra_report(&module)),
-        None => Output::Ir(Box::new(module)),
+    drop(bytes);
+    let named = |w: Vec<String>| w.iter().map(|w| format!("{name}: {w}")).collect();
+    // Writes the translation to `w`.
+    let translate = |w: &mut dyn Write| -> std::result::Result<Translated, WriteFailure> {
+        if let Some(ReportKind::Mmra) = report {
+            let module = spirv_lift::translate(&words, options)?;
+            let stats = want_stats.then(|| spirv_lift::stats::Stats::of(&words, &module));
+            w.write_all(spirv_lift::report::mmra_report(&module).as_bytes())?;
+            return Ok(Translated {
+                warnings: named(module.warnings),
+                stats,
+            });
+        }
+        let written = spirv_lift::translate_to_writer(&words, options, w, want_stats)?;
+        Ok(Translated {
+            warnings: named(written.warnings),
+            stats: written.stats,
+        })
     };
-    Ok(Translated {
-        out,
-        warnings,
-        stats,
-    })
+    let failed = |e: WriteFailure, output: &dyn std::fmt::Display| match e {
+        WriteFailure::Translate(e) => Failed::from(format!("{name}: {e}")),
+        WriteFailure::Io(e) => Failed {
+            message: format!("cannot write {output}: {e}"),
+            closed_stdout: e.kind() == std::io::ErrorKind::BrokenPipe,
+        },
+    };
+    match dest {
+        Dest::File(out) => {
+            write_atomically(out, |f| translate(f).map_err(|e| failed(e, &out.display())))
+        }
+        Dest::Stdout => {
+            // Nothing reaches standard output unless the translation succeeds.
+            let mut buf = Vec::new();
+            let t = translate(&mut buf).map_err(|e| failed(e, &"standard output"))?;
+            let mut w = std::io::stdout().lock();
+            w.write_all(&buf)
+                .and_then(|()| w.flush())
+                .map_err(|e| failed(WriteFailure::Io(e), &"standard output"))?;
+            Ok(t)
+        }
+    }
+}
+
+/// Why writing a translation failed: the translation, or the output.
+enum WriteFailure {
+    Translate(spirv_lift::Error),
+    Io(std::io::Error),
+}
+
+impl From<spirv_lift::Error> for WriteFailure {
+    fn from(e: spirv_lift::Error) -> Self {
+        WriteFailure::Translate(e)
+    }
+}
+
+impl From<std::io::Error> for WriteFailure {
+    fn from(e: std::io::Error) -> Self {
+        WriteFailure::Io(e)
+    }
+}
+
+impl From<spirv_lift::WriteError> for WriteFailure {
+    fn from(e: spirv_lift::WriteError) -> Self {
+        match e {
+            spirv_lift::WriteError::Translate(e) => WriteFailure::Translate(e),
+            spirv_lift::WriteError::Io(e) => WriteFailure::Io(e),
+        }
+    }
 }
 
 /// Prints the `--stats json` document (see `Cli::stats`).
@@ -271,28 +333,31 @@ fn print_stats(records: &[Record], total: Duration, to_stdout: bool) {
     }
 }
 
-/// Writes `out` to `path` through a temporary file and a rename, so an error never leaves
-/// a half-written output behind.
-fn write_atomically(path: &Path, out: &Output) -> Result<()> {
+/// Writes a file through a temporary file in the same directory and a rename, so an
+/// error never leaves a half-written output behind: `write` fills the temporary file.
+fn write_atomically<T>(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::result::Result<T, Failed>,
+) -> std::result::Result<T, Failed> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let file_name = path.file_name().context("output path has no file name")?;
+    let Some(file_name) = path.file_name() else {
+        return Err(format!("{}: output path has no file name", path.display()).into());
+    };
     let tmp = dir.join(format!(
         ".{}.tmp{}",
         file_name.to_string_lossy(),
         std::process::id()
     ));
-    let result = (|| -> Result<()> {
-        let mut f = std::fs::File::create(&tmp)
-            .with_context(|| format!("cannot create {}", tmp.display()))?;
-        out.write_to(&mut f)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
+    let mut f =
+        std::fs::File::create(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+    let result = write(&mut f).and_then(|t| {
         drop(f);
-        std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(())
-    })();
+        std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(t)
+    });
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
@@ -322,45 +387,30 @@ fn run(cli: &Cli) -> Result<bool> {
         }
         let input = &cli.inputs[0];
         let start = Instant::now();
-        let result = translate_one(input, &options, cli.report, cli.stats.is_some());
+        let dest = cli.output.as_deref().map_or(Dest::Stdout, Dest::File);
+        let result = translate_one(input, &options, cli.report, cli.stats.is_some(), dest);
         let time = start.elapsed();
+        let ok = match &result {
+            Ok(t) => {
+                for w in &t.warnings {
+                    eprintln!("warning: {w}");
+                }
+                true
+            }
+            // A closed pipe (e.g. `| head`) is not an error worth reporting.
+            Err(e) if e.closed_stdout => true,
+            Err(e) => {
+                eprintln!("error: {}", e.message);
+                false
+            }
+        };
         let record = Record {
             input: input.display().to_string(),
             time,
-            outcome: match &result {
-                Ok(t) => Ok(t.stats.clone().unwrap_or_default()),
-                Err(e) => Err(e.clone()),
+            outcome: match result {
+                Ok(t) => Ok(t.stats.unwrap_or_default()),
+                Err(e) => Err(e.message),
             },
-        };
-        let ok = match result {
-            Ok(Translated { out, warnings, .. }) => {
-                for w in warnings {
-                    eprintln!("warning: {w}");
-                }
-                let written = match &cli.output {
-                    Some(path) => write_atomically(path, &out)
-                        .map_err(|e| anyhow::anyhow!("{e:#}"))
-                        .map(|_| true)
-                        .unwrap_or_else(|e| {
-                            eprintln!("error: {e:#}");
-                            false
-                        }),
-                    None => {
-                        let mut w = std::io::stdout().lock();
-                        // A closed pipe (e.g. `| head`) is not an error worth reporting.
-                        let _ = out.write_to(&mut w).and_then(|_| w.flush());
-                        true
-                    }
-                };
-                // The process is about to exit: freeing a large module piece by piece
-                // would only cost time.
-                std::mem::forget(out);
-                written
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                false
-            }
         };
         if cli.stats.is_some() {
             print_stats(&[record], time, cli.output.is_some());
@@ -421,11 +471,10 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
                         break;
                     };
                     let t0 = Instant::now();
-                    let r = translate_one(input, options, cli.report, cli.stats.is_some())
-                        .and_then(|t| {
-                            write_atomically(&outputs[i], &t.out).map_err(|e| format!("{e:#}"))?;
-                            Ok((t.warnings, t.stats))
-                        });
+                    let dest = Dest::File(&outputs[i]);
+                    let r = translate_one(input, options, cli.report, cli.stats.is_some(), dest)
+                        .map(|t| (t.warnings, t.stats))
+                        .map_err(|e| e.message);
                     if let Ok(mut slot) = slots[i].lock() {
                         *slot = Some((r, t0.elapsed()));
                     }

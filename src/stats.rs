@@ -14,7 +14,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::llvm::{InstKind, Module, Value};
+use crate::llvm::{Function, InstKind, Module, Value};
 use crate::report::tags_of;
 use std::collections::BTreeMap;
 use std::fmt::{self, Write};
@@ -58,40 +58,48 @@ impl Stats {
             spirv_instructions: crate::spirv::instruction_count(words),
             ..Stats::default()
         };
-        for f in module.functions.iter().filter(|f| !f.is_declaration()) {
-            s.functions += 1;
-            if f.attrs.iter().any(|a| a == "convergent") {
-                s.convergent_functions += 1;
-            }
-            for inst in f.blocks.iter().flat_map(|b| &b.insts) {
-                s.llvm_instructions += 1;
-                if inst.mmra.is_some() {
-                    s.annotated_instructions += 1;
-                    for tag in tags_of(module, inst.mmra).iter() {
-                        *s.mmra_tags.entry(tag.to_string()).or_default() += 1;
-                    }
+        for f in &module.functions {
+            s.add_function(module, f);
+        }
+        s
+    }
+
+    /// Adds the counts of one function of `module` (nothing for a declaration).
+    pub(crate) fn add_function(&mut self, module: &Module, f: &Function) {
+        if f.is_declaration() {
+            return;
+        }
+        self.functions += 1;
+        if f.attrs.iter().any(|a| a == "convergent") {
+            self.convergent_functions += 1;
+        }
+        for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+            self.llvm_instructions += 1;
+            if inst.mmra.is_some() {
+                self.annotated_instructions += 1;
+                for tag in tags_of(module, inst.mmra).iter() {
+                    *self.mmra_tags.entry(tag.to_string()).or_default() += 1;
                 }
-                if let InstKind::Call {
-                    callee,
-                    convergence,
-                    ..
-                } = &inst.kind
-                {
-                    if convergence.is_some() {
-                        s.controlled_calls += 1;
-                    }
-                    if let Value::Func(id) = callee {
-                        match module.func(*id).name.as_str() {
-                            "llvm.experimental.convergence.entry" => s.tokens.entry += 1,
-                            "llvm.experimental.convergence.loop" => s.tokens.loops += 1,
-                            "llvm.experimental.convergence.anchor" => s.tokens.anchor += 1,
-                            _ => {}
-                        }
+            }
+            if let InstKind::Call {
+                callee,
+                convergence,
+                ..
+            } = &inst.kind
+            {
+                if convergence.is_some() {
+                    self.controlled_calls += 1;
+                }
+                if let Value::Func(id) = callee {
+                    match module.func(*id).name.as_str() {
+                        "llvm.experimental.convergence.entry" => self.tokens.entry += 1,
+                        "llvm.experimental.convergence.loop" => self.tokens.loops += 1,
+                        "llvm.experimental.convergence.anchor" => self.tokens.anchor += 1,
+                        _ => {}
                     }
                 }
             }
         }
-        s
     }
 
     /// The counts as one JSON object (no trailing newline).

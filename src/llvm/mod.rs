@@ -154,12 +154,29 @@ pub struct Function {
     /// Comment lines printed before the definition.
     pub comments: Vec<String>,
     namer: Namer,
+    /// The body was printed by a streaming writer and freed (see [`Function::release_body`]).
+    released: bool,
 }
 
 impl Function {
     /// Whether this is only a declaration.
     pub fn is_declaration(&self) -> bool {
-        self.blocks.is_empty()
+        self.blocks.is_empty() && !self.released
+    }
+
+    /// Frees the body of a definition that has been printed, keeping what callers and
+    /// the printer of calls need (name, signature, attributes, parameter locals). The
+    /// function still counts as a definition.
+    pub(crate) fn release_body(&mut self) {
+        if self.blocks.is_empty() {
+            return;
+        }
+        self.released = true;
+        self.blocks = Vec::new();
+        let keep = self.params.iter().map(|p| p.index() + 1).max().unwrap_or(0);
+        self.locals.truncate(keep);
+        self.locals.shrink_to_fit();
+        self.namer = Namer::default();
     }
 
     /// Creates a local with a unique name derived from `hint`.
@@ -346,6 +363,7 @@ impl Module {
             locals: Vec::new(),
             comments: Vec::new(),
             namer: Namer::default(),
+            released: false,
         };
         self.functions.push(f);
         let id = FuncId((self.functions.len() - 1) as u32);
@@ -420,42 +438,9 @@ impl Module {
     /// Writes the module as LLVM assembly to a byte stream, without building the whole
     /// text in memory first (it goes out in 64 KiB pieces).
     pub fn write_io(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        const CHUNK: usize = 1 << 16;
-        struct Chunked<'a> {
-            inner: &'a mut dyn std::io::Write,
-            buf: String,
-            error: Option<std::io::Error>,
-        }
-        impl Chunked<'_> {
-            fn flush(&mut self) -> std::fmt::Result {
-                let r = self.inner.write_all(self.buf.as_bytes());
-                self.buf.clear();
-                r.map_err(|e| {
-                    self.error = Some(e);
-                    std::fmt::Error
-                })
-            }
-        }
-        impl std::fmt::Write for Chunked<'_> {
-            fn write_str(&mut self, s: &str) -> std::fmt::Result {
-                self.buf.push_str(s);
-                if self.buf.len() >= CHUNK {
-                    self.flush()?;
-                }
-                Ok(())
-            }
-        }
-        let mut c = Chunked {
-            inner: w,
-            buf: String::with_capacity(CHUNK + 4096),
-            error: None,
-        };
-        match print::write_module(&mut c, self).and_then(|()| c.flush()) {
-            Ok(()) => Ok(()),
-            Err(_) => Err(c
-                .error
-                .unwrap_or_else(|| std::io::Error::other("formatting the module failed"))),
-        }
+        let mut c = Chunked::new(w);
+        let r = print::write_module(&mut c, self);
+        c.finish(r)
     }
 
     /// The type of a value in the context of function `f`.
@@ -507,4 +492,123 @@ impl std::fmt::Display for Module {
 pub fn write_type_string(m: &Module, t: TypeId, out: &mut String) {
     // Writing into a String cannot fail.
     let _ = print::write_type(out, m, t);
+}
+
+/// A `fmt::Write` adapter that sends text to a byte stream in 64 KiB pieces and keeps
+/// the first I/O error (after which writing fails fast).
+struct Chunked<'a> {
+    inner: &'a mut dyn std::io::Write,
+    buf: String,
+    error: Option<std::io::Error>,
+}
+
+impl<'a> Chunked<'a> {
+    const CHUNK: usize = 1 << 16;
+
+    fn new(inner: &'a mut dyn std::io::Write) -> Self {
+        Chunked {
+            inner,
+            buf: String::with_capacity(Self::CHUNK + 4096),
+            error: None,
+        }
+    }
+
+    fn flush(&mut self) -> std::fmt::Result {
+        if self.error.is_some() {
+            return Err(std::fmt::Error);
+        }
+        let r = self.inner.write_all(self.buf.as_bytes());
+        self.buf.clear();
+        r.map_err(|e| {
+            self.error = Some(e);
+            std::fmt::Error
+        })
+    }
+
+    /// Flushes what is left and turns the printer's result into an I/O result.
+    fn finish(mut self, printed: std::fmt::Result) -> std::io::Result<()> {
+        match printed.and_then(|()| self.flush()) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(self
+                .error
+                .take()
+                .unwrap_or_else(|| std::io::Error::other("formatting the module failed"))),
+        }
+    }
+}
+
+impl std::fmt::Write for Chunked<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.error.is_some() {
+            return Err(std::fmt::Error);
+        }
+        self.buf.push_str(s);
+        if self.buf.len() >= Self::CHUNK {
+            self.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// Prints a module to a byte stream while it is being built, so that a large module is
+/// never held whole: the prologue (types and globals) once it is final, each function
+/// once it is final, whose body is then freed, and the rest at the end. The text is
+/// byte for byte what [`Module::write_io`] prints for the finished module.
+pub(crate) struct StreamWriter<'a> {
+    out: Chunked<'a>,
+    /// The first function not printed yet.
+    next: usize,
+    result: std::fmt::Result,
+}
+
+impl<'a> StreamWriter<'a> {
+    /// A writer to `w`; nothing is written before [`StreamWriter::prologue`].
+    pub(crate) fn new(w: &'a mut dyn std::io::Write) -> Self {
+        StreamWriter {
+            out: Chunked::new(w),
+            next: 0,
+            result: Ok(()),
+        }
+    }
+
+    /// Prints the header, struct types and globals; they must not change afterwards.
+    pub(crate) fn prologue(&mut self, m: &Module) {
+        if self.result.is_ok() {
+            self.result = print::write_prologue(&mut self.out, m);
+        }
+    }
+
+    /// Prints the functions before `upto` that are not printed yet (each must be final),
+    /// shows each to `each` and frees its body.
+    pub(crate) fn functions(
+        &mut self,
+        m: &mut Module,
+        upto: usize,
+        each: &mut dyn FnMut(&Module, &Function),
+    ) {
+        let upto = upto.min(m.functions.len());
+        while self.next < upto {
+            let f = &m.functions[self.next];
+            each(m, f);
+            if self.result.is_ok() {
+                self.result = print::write_function_entry(&mut self.out, m, f);
+            }
+            m.functions[self.next].release_body();
+            self.next += 1;
+        }
+    }
+
+    /// Prints the remaining functions (showing each to `each`) and the metadata, and
+    /// flushes.
+    pub(crate) fn finish(
+        mut self,
+        m: &mut Module,
+        each: &mut dyn FnMut(&Module, &Function),
+    ) -> std::io::Result<()> {
+        self.functions(m, usize::MAX, each);
+        if self.result.is_ok() {
+            self.result = print::write_epilogue(&mut self.out, m);
+        }
+        self.out.finish(self.result)
+    }
 }

@@ -8,6 +8,21 @@ use std::fmt::{Result, Write};
 
 /// Writes the whole module.
 pub fn write_module<W: Write + ?Sized>(w: &mut W, m: &Module) -> Result {
+    write_prologue(w, m)?;
+    // Kernel definitions first only when asked (a workaround for LLVM 22's SPIR-V backend).
+    let early =
+        |f: &&Function| m.kernels_first && f.cc == CallConv::SpirKernel && !f.blocks.is_empty();
+    let first = m.functions.iter().filter(early);
+    for f in first.chain(m.functions.iter().filter(|f| !early(f))) {
+        write_function_entry(w, m, f)?;
+    }
+    write_epilogue(w, m)
+}
+
+/// The part of a module before its functions: header comments, target, struct types and
+/// globals. [`write_module`] is this, then [`write_function_entry`] per function, then
+/// [`write_epilogue`]; a streaming writer calls them as the parts become final.
+pub(crate) fn write_prologue<W: Write + ?Sized>(w: &mut W, m: &Module) -> Result {
     for c in &m.header_comments {
         writeln!(w, "; {c}")?;
     }
@@ -29,14 +44,21 @@ pub fn write_module<W: Write + ?Sized>(w: &mut W, m: &Module) -> Result {
     for g in &m.globals {
         write_global(w, m, g)?;
     }
-    // Kernel definitions first only when asked (a workaround for LLVM 22's SPIR-V backend).
-    let early =
-        |f: &&Function| m.kernels_first && f.cc == CallConv::SpirKernel && !f.blocks.is_empty();
-    let first = m.functions.iter().filter(early);
-    for f in first.chain(m.functions.iter().filter(|f| !early(f))) {
-        writeln!(w)?;
-        write_function(w, m, f)?;
-    }
+    Ok(())
+}
+
+/// One function as [`write_module`] prints it (a blank line, then the function).
+pub(crate) fn write_function_entry<W: Write + ?Sized>(
+    w: &mut W,
+    m: &Module,
+    f: &Function,
+) -> Result {
+    writeln!(w)?;
+    write_function(w, m, f)
+}
+
+/// The part of a module after its functions: named metadata and metadata nodes.
+pub(crate) fn write_epilogue<W: Write + ?Sized>(w: &mut W, m: &Module) -> Result {
     if !m.named_md.is_empty() || !m.mds.is_empty() {
         writeln!(w)?;
     }

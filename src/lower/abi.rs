@@ -130,7 +130,7 @@ impl Ctx<'_> {
 
     /// Sorts the resources into argument order and computes, per function, the resources
     /// it uses directly or through calls (worklist over callers).
-    pub(crate) fn finish_resources(&mut self) {
+    pub(crate) fn finish_resources(&mut self, functions: &[Function]) {
         if self.resources.list.is_empty() {
             return;
         }
@@ -144,7 +144,7 @@ impl Ctx<'_> {
             .collect();
         let mut needs: HashMap<u32, std::collections::BTreeSet<usize>> = HashMap::new();
         let mut callers: HashMap<u32, Vec<u32>> = HashMap::new();
-        for f in &self.spv.functions {
+        for f in functions {
             let fid = f.id();
             let set = needs.entry(fid).or_default();
             for inst in f.blocks.iter().flat_map(|b| b.insts.iter()) {
@@ -156,7 +156,7 @@ impl Ctx<'_> {
                 }
             }
         }
-        let mut work: Vec<u32> = self.spv.functions.iter().map(Function::id).collect();
+        let mut work: Vec<u32> = functions.iter().map(Function::id).collect();
         while let Some(f) = work.pop() {
             let mine = needs.get(&f).cloned().unwrap_or_default();
             for &caller in callers.get(&f).map_or(&[][..], |v| v.as_slice()) {

@@ -26,7 +26,7 @@ use crate::llvm::{BinOp, Const, InstKind, Type, TypeId, Value};
 use crate::spirv::{Function, Inst};
 use ::spirv::BuiltIn as B;
 
-impl FnCtx<'_, '_> {
+impl FnCtx<'_, '_, '_> {
     /// Computes the built-ins this function uses into entry-block allocas.
     pub fn materialize_amdgcn_builtins(&mut self, func: &Function) -> Result<(), Error> {
         let mut used = std::collections::BTreeSet::new();

@@ -75,7 +75,7 @@ pub fn type_suffix(m: &crate::llvm::Module, t: TypeId) -> String {
     }
 }
 
-impl FnCtx<'_, '_> {
+impl FnCtx<'_, '_, '_> {
     /// Calls `llvm.<base>.<overloads…>` with `args`, returning a value of type `ret`.
     pub fn intrinsic(
         &mut self,

@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::llvm::{BinOp, CastOp, FPred, IPred, InstKind, Type, Value};
 use crate::spirv::Inst;
 
-impl FnCtx<'_, '_> {
+impl FnCtx<'_, '_, '_> {
     /// Lowers an `OpExtInst`.
     pub fn lower_ext_inst(&mut self, inst: &Inst) -> Result<(), Error> {
         let set = inst.id(0)?;

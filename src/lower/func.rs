@@ -15,7 +15,7 @@ use crate::spirv::{Function, Inst, Op, Operand};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// Per-function lowering state.
-pub(crate) struct FnCtx<'c, 'a> {
+pub(crate) struct FnCtx<'c, 'a, 'f> {
     pub cx: &'c mut Ctx<'a>,
     pub f: llvm::Function,
     /// The SPIR-V function id.
@@ -27,7 +27,7 @@ pub(crate) struct FnCtx<'c, 'a> {
     /// The SPIR-V label of the block being filled.
     cur_label: u32,
     /// Phis to fill: result, instruction, block, block label, index in the block.
-    phis: Vec<(LocalId, &'a Inst, BlockId, u32, usize)>,
+    phis: Vec<(LocalId, &'f Inst, BlockId, u32, usize)>,
     /// Allocas introduced by the lowering, placed at the top of the entry block.
     pub entry_allocas: Vec<LInst>,
     /// Tags of the atomic being lowered (set by `atomic_sync`).
@@ -83,7 +83,10 @@ pub(crate) fn build_cfg(func: &Function) -> Result<(Cfg, HashMap<u32, u32>), Err
 }
 
 /// Lowers one function body into its (already declared) LLVM function.
-pub(crate) fn lower_function<'a>(cx: &mut Ctx<'a>, func: &'a Function) -> Result<(), Error> {
+pub(crate) fn lower_function(
+    cx: &mut Ctx<'_>,
+    func: &Function,
+) -> Result<crate::convergence::place::Regions, Error> {
     let spv_id = func.id();
     let fid = cx
         .funcs
@@ -156,8 +159,7 @@ pub(crate) fn lower_function<'a>(cx: &mut Ctx<'a>, func: &'a Function) -> Result
     let regions = regions(func, &cfg, &fx.blocks, fx.f.blocks.len(), fx.cx.kernel);
     let FnCtx { cx, f, .. } = fx;
     cx.m.put_function(fid, f);
-    cx.regions.push((fid, regions));
-    Ok(())
+    Ok(regions)
 }
 
 /// Which region owns each block's convergent operations (SPEC §5).
@@ -295,7 +297,7 @@ fn regions(
     out
 }
 
-impl<'c, 'a> FnCtx<'c, 'a> {
+impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
     /// The lowered value of an id (constant, global, or a local of this function).
     pub fn val(&self, id: u32) -> Result<Value, Error> {
         self.info(id).map(|i| i.v)
@@ -390,7 +392,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             .ok_or_else(|| crate::error::invalid(format!("%{label} is not a reachable block")))
     }
 
-    fn lower_inst(&mut self, inst: &'a Inst) -> Result<(), Error> {
+    fn lower_inst(&mut self, inst: &'f Inst) -> Result<(), Error> {
         match inst.op {
             Op::Nop | Op::Line | Op::NoLine | Op::SelectionMerge | Op::LoopMerge => Ok(()),
             Op::Phi => {

@@ -93,7 +93,7 @@ pub fn sync_scope(scope: u32, target: Target) -> SyncScope {
     })
 }
 
-impl FnCtx<'_, '_> {
+impl FnCtx<'_, '_, '_> {
     /// Reads a scope operand; a non-constant (specialization) one widens to system scope.
     fn scope_operand(&mut self, inst: &Inst, i: usize) -> Result<(u32, bool), Error> {
         let id = inst.id(i)?;

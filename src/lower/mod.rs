@@ -24,7 +24,7 @@ use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
 use crate::spirv::{self, Inst, Op, Operand};
 use crate::{Options, Target};
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt, HashSet};
 pub use types::SpvTy;
 
 /// What an extended instruction set import refers to.
@@ -83,8 +83,6 @@ pub(crate) struct Ctx<'a> {
     /// Built-in Input variables computed per function on amdgcn: (built-in, pointer type,
     /// pointee type).
     pub amd_builtins: std::collections::BTreeMap<u32, (spirv_headers::BuiltIn, u32, u32)>,
-    /// Convergence regions of each lowered function.
-    pub regions: Vec<(FuncId, crate::convergence::place::Regions)>,
     /// SPIR-V function ids that are convergent (contain or call a convergent operation).
     pub convergent_fns: Vec<bool>,
     /// Ids defined by specialization-constant instructions.
@@ -97,10 +95,36 @@ pub(crate) struct Ctx<'a> {
     pub resources: abi::Resources,
 }
 
+/// Receives the LLVM module while [`lower_module_into`] builds it, so that it can be
+/// printed (and its function bodies freed) before the whole module exists.
+pub(crate) trait Sink {
+    /// The module-level part is final: struct types, globals, the signatures and
+    /// attributes of every SPIR-V function, entry-point wrappers.
+    fn prologue(&mut self, _m: &llvm::Module) {}
+    /// The functions before index `upto` are final (bodies lowered, tokens placed).
+    fn functions(&mut self, _m: &mut llvm::Module, _upto: usize) {}
+}
+
+/// A sink that keeps the whole module.
+struct Keep;
+impl Sink for Keep {}
+
 /// Lowers a loaded, checked SPIR-V module.
-pub fn lower_module(spv: &spirv::Module, opts: &Options) -> Result<llvm::Module, Error> {
-    let mut cx = Ctx::new(spv, opts)?;
-    cx.read_preamble()?;
+pub fn lower_module(spv: spirv::Module, opts: &Options) -> Result<llvm::Module, Error> {
+    lower_module_into(spv, opts, &mut Keep)
+}
+
+/// Lowers a loaded, checked SPIR-V module, handing each function to `sink` as soon as it
+/// is final. Each SPIR-V function body is freed once lowered, so the decoded module
+/// shrinks while the LLVM one grows (and with a streaming sink, never grows whole).
+pub(crate) fn lower_module_into(
+    mut spv: spirv::Module,
+    opts: &Options,
+    sink: &mut dyn Sink,
+) -> Result<llvm::Module, Error> {
+    let mut functions = std::mem::take(&mut spv.functions);
+    let mut cx = Ctx::new(&spv, &functions, opts)?;
+    cx.read_preamble(&functions)?;
     cx.m.triple = cx.triple();
     if cx.opts.target == Target::Amdgcn {
         use spirv_headers::ExecutionModel as E;
@@ -120,35 +144,62 @@ pub fn lower_module(spv: &spirv::Module, opts: &Options) -> Result<llvm::Module,
         cx.lower_global_inst(inst)
             .map_err(|e| e.or_at(&inst.location()))?;
     }
-    cx.finish_resources();
+    cx.finish_resources(&functions);
     cx.reserve_entry_names();
-    for f in &spv.functions {
+    for f in &functions {
         cx.declare_function(f)
             .map_err(|e| e.or_at(&f.def.location()))?;
     }
-    for f in &spv.functions {
-        if !f.blocks.is_empty() {
-            func::lower_function(&mut cx, f)?;
-        }
-    }
+    // Everything before this index exists now; what is added later (entry wrappers,
+    // intrinsic declarations) is handed over at the end.
+    let declared = cx.m.functions.len();
+    // Entry-point attributes and wrappers depend only on declarations and execution
+    // modes, so they are settled before any body: a sink may print a definition line
+    // as soon as its body is done.
     cx.finish_entry_points()?;
-    if cx.opts.convergence {
-        let regions = std::mem::take(&mut cx.regions);
-        let mut done = HashSet::new();
-        for (fid, r) in &regions {
-            crate::convergence::place::place(&mut cx.m, *fid, r);
-            done.insert(*fid);
+    cx.m.kernels_first = cx.backend_workarounds();
+    sink.prologue(&cx.m);
+    // The LLVM function of each SPIR-V definition, and the smallest of those still to
+    // come from each position on: functions before it are final.
+    let fids = functions
+        .iter()
+        .map(|f| {
+            cx.funcs
+                .get(f.id() as usize)
+                .copied()
+                .flatten()
+                .filter(|_| !f.blocks.is_empty())
+        })
+        .collect::<Vec<_>>();
+    let mut pending_min = vec![declared; fids.len() + 1];
+    for i in (0..fids.len()).rev() {
+        pending_min[i] = fids[i].map_or(pending_min[i + 1], |fid| {
+            pending_min[i + 1].min(fid.index())
+        });
+    }
+    let mut lowered = vec![false; declared];
+    for (i, f) in functions.iter_mut().enumerate() {
+        let Some(fid) = fids[i] else { continue };
+        let regions = func::lower_function(&mut cx, f)?;
+        if cx.opts.convergence {
+            crate::convergence::place::place(&mut cx.m, fid, &regions);
         }
+        lowered[fid.index()] = true;
+        // The SPIR-V body is not needed any more.
+        f.blocks = Vec::new();
+        sink.functions(&mut cx.m, pending_min[i + 1]);
+    }
+    drop(functions);
+    if cx.opts.convergence {
         // Entry wrappers: one block, owned by the entry token.
         for i in 0..cx.m.functions.len() {
             let fid = FuncId(i as u32);
-            if !done.contains(&fid) && !cx.m.func(fid).is_declaration() {
+            if !lowered.get(i).copied().unwrap_or(false) && !cx.m.func(fid).is_declaration() {
                 let flat = crate::convergence::place::Regions::flat(cx.m.func(fid).blocks.len());
                 crate::convergence::place::place(&mut cx.m, fid, &flat);
             }
         }
     }
-    cx.m.kernels_first = cx.backend_workarounds();
     Ok(cx.m)
 }
 
@@ -156,7 +207,11 @@ pub fn lower_module(spv: &spirv::Module, opts: &Options) -> Result<llvm::Module,
 const AMDGCN_DATALAYOUT: &str = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9";
 
 impl<'a> Ctx<'a> {
-    fn new(spv: &'a spirv::Module, opts: &'a Options) -> Result<Self, Error> {
+    fn new(
+        spv: &'a spirv::Module,
+        functions: &[spirv::Function],
+        opts: &'a Options,
+    ) -> Result<Self, Error> {
         let bound = spv.header.bound as usize;
         Ok(Ctx {
             spv,
@@ -176,16 +231,15 @@ impl<'a> Ctx<'a> {
             addressing: spirv_headers::AddressingModel::Logical,
             called: vec![false; bound],
             reserved: Default::default(),
-            regions: Vec::new(),
             amd_builtins: Default::default(),
-            convergent_fns: convergent_functions(spv, bound),
+            convergent_fns: convergent_functions(functions, bound),
             spec_constants: spec_constant_ids(spv, bound),
             const_samplers: Default::default(),
             resources: Default::default(),
         })
     }
 
-    fn read_preamble(&mut self) -> Result<(), Error> {
+    fn read_preamble(&mut self, functions: &[spirv::Function]) -> Result<(), Error> {
         let spv = self.spv;
         for inst in &spv.preamble {
             match inst.op {
@@ -279,8 +333,7 @@ impl<'a> Ctx<'a> {
                 *c = true;
             }
         }
-        for inst in spv
-            .functions
+        for inst in functions
             .iter()
             .flat_map(|f| f.blocks.iter().flat_map(|b| b.insts.iter()))
         {
@@ -501,11 +554,11 @@ impl<'a> Ctx<'a> {
 
 /// The call-graph fixpoint of SPEC §5: a function is convergent if it contains a
 /// convergent operation or calls a convergent function (worklist over callers; linear).
-fn convergent_functions(spv: &spirv::Module, bound: usize) -> Vec<bool> {
+fn convergent_functions(functions: &[spirv::Function], bound: usize) -> Vec<bool> {
     let mut conv = vec![false; bound];
     let mut callers: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut work = Vec::new();
-    for f in &spv.functions {
+    for f in functions {
         let id = f.id();
         for inst in f.blocks.iter().flat_map(|b| b.insts.iter()) {
             if builtins::is_convergent_op(inst.op) {

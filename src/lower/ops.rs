@@ -119,7 +119,7 @@ pub fn f64_to_half_bits(v: f64) -> u64 {
     u64::from(sign | h)
 }
 
-impl FnCtx<'_, '_> {
+impl FnCtx<'_, '_, '_> {
     /// The element type of a vector type, or the type itself.
     pub fn elem_of(&self, t: TypeId) -> TypeId {
         match self.cx.m.type_of_id(t) {
