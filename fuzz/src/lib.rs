@@ -24,13 +24,23 @@ pub fn options_for(len: usize) -> Options {
         .spirv_backend_workarounds(k == 4)
 }
 
-/// Translates host words and prints the result; panics (a finding) when an error
+/// Translates host words and prints the result, whole and streamed; panics (a finding)
+/// when the streamed text or error differs from the whole module's, or when an error
 /// message is not exactly one non-empty line.
 pub fn check_translate(words: &[u32], opts: &Options) {
+    // The streaming path (what the command-line tool uses) must print the same text and
+    // fail the same way.
+    let mut streamed = Vec::new();
+    let streaming = spirv_lift::translate_to_writer(words, opts, &mut streamed, false);
     match spirv_lift::translate(words, opts) {
         Ok(m) => {
             let text = m.to_string();
             assert!(!text.is_empty());
+            assert!(streaming.is_ok(), "streaming failed: {streaming:?}");
+            assert!(
+                streamed == text.as_bytes(),
+                "streamed text differs from the whole module's"
+            );
         }
         Err(e) => {
             let msg = e.to_string();
@@ -38,6 +48,10 @@ pub fn check_translate(words: &[u32], opts: &Options) {
                 !msg.is_empty() && !msg.contains('\n'),
                 "error message is not one line: {msg:?}"
             );
+            match streaming {
+                Err(spirv_lift::WriteError::Translate(s)) => assert_eq!(s.to_string(), msg),
+                other => panic!("whole module fails ({msg}), streaming gives {other:?}"),
+            }
         }
     }
 }

@@ -131,12 +131,7 @@ impl FnCtx<'_, '_, '_> {
             SpvTy::Vector { elem, n } => MTy::Vector(n, Box::new(self.mty(elem)?)),
             SpvTy::Pointer { sc, pointee } => {
                 let a = super::types::addrspace(sc, crate::Target::Generic)?;
-                let inner = if self
-                    .cx
-                    .types
-                    .get(pointee as usize)
-                    .is_some_and(|t| t.is_some())
-                {
+                let inner = if self.cx.types.get(pointee).is_some() {
                     self.mty(pointee)?
                 } else {
                     MTy::Named(format!("_{pointee}"))

@@ -64,7 +64,7 @@ pub(crate) struct Ctx<'a> {
     pub spv: &'a spirv::Module,
     pub opts: &'a Options,
     pub m: llvm::Module,
-    pub types: Vec<Option<types::TypeInfo>>,
+    pub types: types::TypeTable,
     pub values: Vec<Option<ValInfo>>,
     pub funcs: Vec<Option<FuncId>>,
     pub ext_sets: HashMap<u32, ExtSet>,
@@ -217,7 +217,7 @@ impl<'a> Ctx<'a> {
             spv,
             opts,
             m: llvm::Module::new(""),
-            types: vec![None; bound],
+            types: types::TypeTable::new(bound),
             values: vec![None; bound],
             funcs: vec![None; bound],
             ext_sets: HashMap::new(),
@@ -449,8 +449,7 @@ impl<'a> Ctx<'a> {
     /// Type info for a SPIR-V type id.
     pub fn type_info(&self, id: u32) -> Result<&types::TypeInfo, Error> {
         self.types
-            .get(id as usize)
-            .and_then(|t| t.as_ref())
+            .get(id)
             .ok_or_else(|| Error::new(ErrorKind::InvalidModule(format!("%{id} is not a type"))))
     }
 

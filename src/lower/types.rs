@@ -57,6 +57,46 @@ pub struct TypeInfo {
     pub llvm: TypeId,
 }
 
+/// Lowered types by SPIR-V id. Few ids are types, so the per-id table holds 4-byte
+/// indices into a list rather than a `TypeInfo` each.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TypeTable {
+    slot: Vec<u32>,
+    infos: Vec<TypeInfo>,
+}
+
+impl TypeTable {
+    const NONE: u32 = u32::MAX;
+
+    /// An empty table for ids below `bound`.
+    pub(crate) fn new(bound: usize) -> Self {
+        TypeTable {
+            slot: vec![Self::NONE; bound],
+            infos: Vec::new(),
+        }
+    }
+
+    /// The type with id `id`, if lowered.
+    pub(crate) fn get(&self, id: u32) -> Option<&TypeInfo> {
+        let i = *self.slot.get(id as usize)?;
+        self.infos.get(i as usize)
+    }
+
+    /// Records (or replaces) the type with id `id`; false when `id` is out of bound.
+    pub(crate) fn set(&mut self, id: u32, info: TypeInfo) -> bool {
+        let Some(slot) = self.slot.get_mut(id as usize) else {
+            return false;
+        };
+        if let Some(old) = self.infos.get_mut(*slot as usize) {
+            *old = info;
+        } else {
+            *slot = self.infos.len() as u32;
+            self.infos.push(info);
+        }
+        true
+    }
+}
+
 /// The LLVM address space of a storage class in the given profile.
 pub fn addrspace(sc: StorageClass, target: Target) -> Result<u32, Error> {
     use StorageClass as S;
@@ -113,11 +153,9 @@ pub fn addrspace(sc: StorageClass, target: Target) -> Result<u32, Error> {
 impl Ctx<'_> {
     fn set_type(&mut self, inst: &Inst, spv: SpvTy, llvm: TypeId) -> Result<(), Error> {
         let id = inst.rid()?;
-        let slot = self
-            .types
-            .get_mut(id as usize)
-            .ok_or_else(|| inst.err("id out of bound"))?;
-        *slot = Some(TypeInfo { spv, llvm });
+        if !self.types.set(id, TypeInfo { spv, llvm }) {
+            return Err(inst.err("id out of bound"));
+        }
         Ok(())
     }
 
@@ -226,15 +264,14 @@ impl Ctx<'_> {
                 let sc = inst.storage_class(1)?;
                 let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
                 let llvm = self.m.ty(Type::Ptr(a));
-                let slot = self
-                    .types
-                    .get_mut(id as usize)
-                    .ok_or_else(|| inst.err("id out of bound"))?;
-                if slot.is_none() {
-                    *slot = Some(TypeInfo {
+                if self.types.get(id).is_none() {
+                    let info = TypeInfo {
                         spv: SpvTy::Pointer { sc, pointee: id },
                         llvm,
-                    });
+                    };
+                    if !self.types.set(id, info) {
+                        return Err(inst.err("id out of bound"));
+                    }
                 }
                 return Ok(());
             }

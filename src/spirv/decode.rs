@@ -391,9 +391,21 @@ fn fast(
 
 /// Decodes every instruction (`offsets` from `instruction_offsets`).
 pub(super) fn decode(words: &[u32], offsets: &[usize], bound: u32) -> Result<Vec<Inst>, Error> {
+    let mut insts = Vec::with_capacity(offsets.len());
+    decode_each(words, offsets, bound, |inst| insts.push(inst))?;
+    Ok(insts)
+}
+
+/// Decodes the instructions at `offsets` in order, handing each to `each`; stops at the
+/// first malformed one.
+pub(super) fn decode_each(
+    words: &[u32],
+    offsets: &[usize],
+    bound: u32,
+    mut each: impl FnMut(Inst),
+) -> Result<(), Error> {
     let table = table();
     let mut widths = Widths::new(bound);
-    let mut insts = Vec::with_capacity(offsets.len());
     for &at in offsets {
         let first = words[at];
         let count = (first >> 16) as usize;
@@ -414,9 +426,9 @@ pub(super) fn decode(words: &[u32], offsets: &[usize], bound: u32) -> Result<Vec
             _ => alone(words, at, count)?,
         };
         widths.track(&inst);
-        insts.push(inst);
+        each(inst);
     }
-    Ok(insts)
+    Ok(())
 }
 
 fn decode_error(words: &[u32], at: usize, kind: ErrorKind) -> Error {

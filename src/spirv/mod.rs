@@ -159,8 +159,18 @@ pub fn load(words: &[u32]) -> Result<Module, Error> {
     let header = read_header(words)?;
     check_module_size(words.len())?;
     let offsets = instruction_offsets(words)?;
-    let insts = decode::decode(words, &offsets, header.bound)?;
-    let mut module = sort_sections(header, insts)?;
+    // Instructions are filed as they are decoded (no second copy of the module); a
+    // decoding error anywhere still comes before a structure error.
+    let bound = header.bound;
+    let mut sections = Sections::new(header);
+    let mut structure: Result<(), Error> = Ok(());
+    decode::decode_each(words, &offsets, bound, |inst| {
+        if structure.is_ok() {
+            structure = sections.push(inst);
+        }
+    })?;
+    structure?;
+    let mut module = sections.finish()?;
     fix_ext_inst_literals(&mut module);
     check::check(&module)?;
     Ok(module)
@@ -403,30 +413,43 @@ fn structure_err(inst: &Inst, msg: impl Into<String>) -> Error {
     Error::at(ErrorKind::InvalidStructure(msg.into()), inst.location())
 }
 
-/// Sorts instructions into preamble, globals and functions; checks block structure.
-fn sort_sections(header: Header, insts: Vec<Inst>) -> Result<Module, Error> {
-    let mut module = Module {
-        header,
-        preamble: Vec::new(),
-        globals: Vec::new(),
-        functions: Vec::new(),
-    };
-    let mut func: Option<Function> = None;
-    let mut block: Option<BasicBlock> = None;
-    for inst in insts {
+/// Sorts instructions into preamble, globals and functions as they are decoded; checks
+/// block structure.
+struct Sections {
+    module: Module,
+    func: Option<Function>,
+    block: Option<BasicBlock>,
+}
+
+impl Sections {
+    fn new(header: Header) -> Self {
+        Sections {
+            module: Module {
+                header,
+                preamble: Vec::new(),
+                globals: Vec::new(),
+                functions: Vec::new(),
+            },
+            func: None,
+            block: None,
+        }
+    }
+
+    /// Files the next instruction.
+    fn push(&mut self, inst: Inst) -> Result<(), Error> {
         match inst.op {
             Op::Function => {
-                if func.is_some() {
+                if self.func.is_some() {
                     return Err(structure_err(&inst, "OpFunction inside a function"));
                 }
-                func = Some(Function {
+                self.func = Some(Function {
                     def: inst,
                     params: Vec::new(),
                     blocks: Vec::new(),
                 });
             }
-            Op::FunctionParameter => match func.as_mut() {
-                Some(f) if f.blocks.is_empty() && block.is_none() => f.params.push(inst),
+            Op::FunctionParameter => match self.func.as_mut() {
+                Some(f) if f.blocks.is_empty() && self.block.is_none() => f.params.push(inst),
                 _ => {
                     return Err(structure_err(
                         &inst,
@@ -435,79 +458,87 @@ fn sort_sections(header: Header, insts: Vec<Inst>) -> Result<Module, Error> {
                 }
             },
             Op::Label => {
-                if func.is_none() {
+                if self.func.is_none() {
                     return Err(structure_err(&inst, "OpLabel outside a function"));
                 }
-                if let Some(b) = &block {
+                if let Some(b) = &self.block {
                     return Err(structure_err(
                         &inst,
                         format!("block %{} has no terminator before this label", b.id()),
                     ));
                 }
-                block = Some(BasicBlock {
+                self.block = Some(BasicBlock {
                     label: inst,
                     insts: Vec::new(),
                 });
             }
             Op::FunctionEnd => {
-                if let Some(b) = &block {
+                if let Some(b) = &self.block {
                     return Err(structure_err(
                         &inst,
                         format!("block %{} has no terminator before OpFunctionEnd", b.id()),
                     ));
                 }
-                match func.take() {
-                    Some(f) => module.functions.push(f),
+                match self.func.take() {
+                    Some(f) => self.module.functions.push(f),
                     None => return Err(structure_err(&inst, "OpFunctionEnd outside a function")),
                 }
             }
-            _ if func.is_some() => {
+            _ if self.func.is_some() => {
                 // OpLine/OpNoLine may appear between functions' headers and blocks.
-                let Some(b) = block.as_mut() else {
+                let Some(b) = self.block.as_mut() else {
                     if matches!(inst.op, Op::Line | Op::NoLine | Op::ExtInst) {
-                        continue;
+                        return Ok(());
                     }
                     return Err(structure_err(&inst, "instruction outside a block"));
                 };
                 let term = is_terminator(inst.op);
                 b.insts.push(inst);
-                if term && let (Some(f), Some(b)) = (func.as_mut(), block.take()) {
+                if term && let (Some(f), Some(b)) = (self.func.as_mut(), self.block.take()) {
                     f.blocks.push(b);
                 }
             }
             _ => {
                 if is_preamble(inst.op) {
-                    if !module.globals.is_empty() && !matches!(inst.op, Op::Line | Op::NoLine) {
+                    if !self.module.globals.is_empty() && !matches!(inst.op, Op::Line | Op::NoLine)
+                    {
                         // Preamble after types is malformed but harmless; keep it (spirv-val
                         // reports layout errors, we only need the facts).
                     }
-                    module.preamble.push(inst);
-                } else if !module.functions.is_empty() && !matches!(inst.op, Op::Line | Op::NoLine)
+                    self.module.preamble.push(inst);
+                } else if !self.module.functions.is_empty()
+                    && !matches!(inst.op, Op::Line | Op::NoLine)
                 {
                     return Err(structure_err(
                         &inst,
                         "module-level instruction after the first function",
                     ));
                 } else {
-                    module.globals.push(inst);
+                    self.module.globals.push(inst);
                 }
             }
         }
+        Ok(())
     }
-    if let Some(f) = func {
-        return Err(structure_err(&f.def, "function has no OpFunctionEnd"));
+
+    /// The sorted module, once every instruction is filed.
+    fn finish(self) -> Result<Module, Error> {
+        if let Some(f) = self.func {
+            return Err(structure_err(&f.def, "function has no OpFunctionEnd"));
+        }
+        let memory_models = self
+            .module
+            .preamble
+            .iter()
+            .filter(|i| i.op == Op::MemoryModel)
+            .count();
+        if memory_models != 1 {
+            return Err(Error::new(ErrorKind::InvalidStructure(format!(
+                "a module needs exactly one OpMemoryModel, this one has {memory_models}"
+            ))));
+        }
+        Ok(self.module)
     }
-    let memory_models = module
-        .preamble
-        .iter()
-        .filter(|i| i.op == Op::MemoryModel)
-        .count();
-    if memory_models != 1 {
-        return Err(Error::new(ErrorKind::InvalidStructure(format!(
-            "a module needs exactly one OpMemoryModel, this one has {memory_models}"
-        ))));
-    }
-    Ok(module)
 }
 
 fn is_preamble(op: Op) -> bool {
