@@ -236,8 +236,8 @@ impl Options {
 /// An [`Error`] naming the instruction (word offset, opcode, result id) when the module
 /// is malformed or uses something not translated yet.
 pub fn translate(words: &[u32], options: &Options) -> Result<Module, Error> {
-    let module = spirv::load(words)?;
-    lower::lower_module(module, options)
+    let module = spirv::load_streaming(words)?;
+    lower::lower_module_into(module, words, options, &mut lower::Keep)
 }
 
 /// Translates a SPIR-V module straight into LLVM assembly on `w`, without ever holding
@@ -297,7 +297,7 @@ pub fn translate_to_writer(
             }
         }
     }
-    let module = spirv::load(words)?;
+    let module = spirv::load_streaming(words)?;
     let mut sink = Streaming {
         writer: llvm::StreamWriter::new(w),
         stats: want_stats.then(|| stats::Stats {
@@ -306,7 +306,7 @@ pub fn translate_to_writer(
         }),
         keep: false,
     };
-    let mut m = lower::lower_module_into(module, options, &mut sink)?;
+    let mut m = lower::lower_module_into(module, words, options, &mut sink)?;
     let Streaming {
         writer,
         mut stats,

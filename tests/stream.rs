@@ -1,6 +1,8 @@
 //! `translate_to_writer` (the streaming path the command-line tool uses) prints exactly
-//! what `translate` + `write_io` print, with the same counts, warnings and errors; and a
-//! failure after part of the text was written leaves no output file behind.
+//! what `translate` + `write_io` print, with the same counts, warnings and errors; both
+//! (which decode each function body again instead of keeping them) agree with a module
+//! loaded whole (`spirv::load` + `lower::lower_module`); and a failure after part of the
+//! text was written leaves no output file behind.
 
 mod common;
 
@@ -61,10 +63,17 @@ fn streamed_text_counts_and_errors_match_the_whole_module() {
             let what = format!("{} ({label})", path.display());
             let mut streamed = Vec::new();
             let got = spirv_lift::translate_to_writer(&words, &options, &mut streamed, true);
+            let kept = spirv_lift::spirv::load(&words)
+                .and_then(|m| spirv_lift::lower::lower_module(m, &options));
             match (spirv_lift::translate(&words, &options), got) {
                 (Ok(module), Ok(written)) => {
                     let mut whole = Vec::new();
                     module.write_io(&mut whole).expect("write to a Vec");
+                    let kept = kept.unwrap_or_else(|e| panic!("{what}: loaded whole: {e}"));
+                    assert!(
+                        kept.to_string().as_bytes() == whole,
+                        "{what}: bodies kept and decoded again translate differently"
+                    );
                     assert!(
                         streamed == whole,
                         "{what}: streamed text differs from the whole module's\n{}",
@@ -80,6 +89,12 @@ fn streamed_text_counts_and_errors_match_the_whole_module() {
                 }
                 (Err(e), Err(WriteError::Translate(s))) => {
                     assert_eq!(e.to_string(), s.to_string(), "{what}: error");
+                    let kept = kept.map(|_| ()).expect_err("loaded whole, it translates");
+                    assert_eq!(
+                        e.to_string(),
+                        kept.to_string(),
+                        "{what}: error, loaded whole"
+                    );
                     same_error += 1;
                 }
                 (whole, streamed) => panic!(

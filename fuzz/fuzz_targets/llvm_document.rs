@@ -14,7 +14,11 @@ fuzz_target!(|data: &[u8]| {
             let once = doc.to_string();
             let again = spirv_lift::llvm::document::read(&once)
                 .unwrap_or_else(|e| panic!("printed document does not read back: {e}"));
-            assert_eq!(once, again.to_string(), "print → read → print is not a fixpoint");
+            assert_eq!(
+                once,
+                again.to_string(),
+                "print → read → print is not a fixpoint"
+            );
         }
         Err(e) => {
             let _ = e.to_string();

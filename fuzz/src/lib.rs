@@ -24,18 +24,25 @@ pub fn options_for(len: usize) -> Options {
         .spirv_backend_workarounds(k == 4)
 }
 
-/// Translates host words and prints the result, whole and streamed; panics (a finding)
-/// when the streamed text or error differs from the whole module's, or when an error
-/// message is not exactly one non-empty line.
+/// Translates host words and prints the result, whole and streamed, and once more from a
+/// module loaded with its bodies kept; panics (a finding) when the texts or errors
+/// differ, or when an error message is not exactly one non-empty line.
 pub fn check_translate(words: &[u32], opts: &Options) {
     // The streaming path (what the command-line tool uses) must print the same text and
     // fail the same way.
     let mut streamed = Vec::new();
     let streaming = spirv_lift::translate_to_writer(words, opts, &mut streamed, false);
+    // So must a module loaded whole (bodies kept, not decoded again).
+    let kept =
+        spirv_lift::spirv::load(words).and_then(|m| spirv_lift::lower::lower_module(m, opts));
     match spirv_lift::translate(words, opts) {
         Ok(m) => {
             let text = m.to_string();
             assert!(!text.is_empty());
+            match &kept {
+                Ok(k) => assert!(k.to_string() == text, "loaded whole, the text differs"),
+                Err(e) => panic!("loaded whole it fails ({e}), streaming it translates"),
+            }
             assert!(streaming.is_ok(), "streaming failed: {streaming:?}");
             assert!(
                 streamed == text.as_bytes(),
@@ -51,6 +58,10 @@ pub fn check_translate(words: &[u32], opts: &Options) {
             match streaming {
                 Err(spirv_lift::WriteError::Translate(s)) => assert_eq!(s.to_string(), msg),
                 other => panic!("whole module fails ({msg}), streaming gives {other:?}"),
+            }
+            match kept {
+                Err(k) => assert_eq!(k.to_string(), msg, "loaded whole, the error differs"),
+                Ok(_) => panic!("translate fails ({msg}), loaded whole it translates"),
             }
         }
     }

@@ -20,7 +20,7 @@
 use super::Ctx;
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{LocalId, Type, TypeId, Value};
-use crate::spirv::{Function, Op};
+use crate::spirv::Function;
 use ::spirv::{Decoration, StorageClass};
 use std::collections::{BTreeMap, HashMap};
 
@@ -130,7 +130,7 @@ impl Ctx<'_> {
 
     /// Sorts the resources into argument order and computes, per function, the resources
     /// it uses directly or through calls (worklist over callers).
-    pub(crate) fn finish_resources(&mut self, functions: &[Function]) {
+    pub(crate) fn finish_resources(&mut self, functions: &[Function], facts: &crate::spirv::Facts) {
         if self.resources.list.is_empty() {
             return;
         }
@@ -144,16 +144,13 @@ impl Ctx<'_> {
             .collect();
         let mut needs: HashMap<u32, std::collections::BTreeSet<usize>> = HashMap::new();
         let mut callers: HashMap<u32, Vec<u32>> = HashMap::new();
-        for f in functions {
+        for (i, f) in functions.iter().enumerate() {
             let fid = f.id();
             let set = needs.entry(fid).or_default();
-            for inst in f.blocks.iter().flat_map(|b| b.insts.iter()) {
-                set.extend(inst.used_ids().filter_map(|id| slot_of.get(&id).copied()));
-                if inst.op == Op::FunctionCall
-                    && let Ok(callee) = inst.id(0)
-                {
-                    callers.entry(callee).or_default().push(fid);
-                }
+            let vars = facts.global_vars.get(i).map_or(&[][..], |v| v.as_slice());
+            set.extend(vars.iter().filter_map(|id| slot_of.get(id).copied()));
+            for &callee in facts.calls.get(i).map_or(&[][..], |c| c.as_slice()) {
+                callers.entry(callee).or_default().push(fid);
             }
         }
         let mut work: Vec<u32> = functions.iter().map(Function::id).collect();

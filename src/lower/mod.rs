@@ -7,7 +7,7 @@
 
 mod abi;
 mod amdgcn;
-mod builtins;
+pub(crate) mod builtins;
 mod consts;
 pub mod extinst;
 mod extlower;
@@ -106,25 +106,29 @@ pub(crate) trait Sink {
 }
 
 /// A sink that keeps the whole module.
-struct Keep;
+pub(crate) struct Keep;
 impl Sink for Keep {}
 
-/// Lowers a loaded, checked SPIR-V module.
+/// Lowers a loaded, checked SPIR-V module (loaded with [`spirv::load`]).
 pub fn lower_module(spv: spirv::Module, opts: &Options) -> Result<llvm::Module, Error> {
-    lower_module_into(spv, opts, &mut Keep)
+    lower_module_into(spv, &[], opts, &mut Keep)
 }
 
 /// Lowers a loaded, checked SPIR-V module, handing each function to `sink` as soon as it
-/// is final. Each SPIR-V function body is freed once lowered, so the decoded module
-/// shrinks while the LLVM one grows (and with a streaming sink, never grows whole).
+/// is final. Each SPIR-V function body is taken out of the module (or decoded again from
+/// `words` after a streaming load) just before it is lowered and freed after, so with a
+/// streaming load and a streaming sink neither module is ever whole in memory.
 pub(crate) fn lower_module_into(
     mut spv: spirv::Module,
+    words: &[u32],
     opts: &Options,
     sink: &mut dyn Sink,
 ) -> Result<llvm::Module, Error> {
-    let mut functions = std::mem::take(&mut spv.functions);
-    let mut cx = Ctx::new(&spv, &functions, opts)?;
-    cx.read_preamble(&functions)?;
+    let mut source = spv.take_functions();
+    let facts = std::mem::take(&mut spv.facts);
+    let functions = std::mem::take(&mut source.functions);
+    let mut cx = Ctx::new(&spv, &functions, &facts, opts)?;
+    cx.read_preamble(&facts)?;
     cx.m.triple = cx.triple();
     if cx.opts.target == Target::Amdgcn {
         use spirv_headers::ExecutionModel as E;
@@ -144,7 +148,7 @@ pub(crate) fn lower_module_into(
         cx.lower_global_inst(inst)
             .map_err(|e| e.or_at(&inst.location()))?;
     }
-    cx.finish_resources(&functions);
+    cx.finish_resources(&functions, &facts);
     cx.reserve_entry_names();
     for f in &functions {
         cx.declare_function(f)
@@ -168,7 +172,7 @@ pub(crate) fn lower_module_into(
                 .get(f.id() as usize)
                 .copied()
                 .flatten()
-                .filter(|_| !f.blocks.is_empty())
+                .filter(|_| f.has_body())
         })
         .collect::<Vec<_>>();
     let mut pending_min = vec![declared; fids.len() + 1];
@@ -178,18 +182,19 @@ pub(crate) fn lower_module_into(
         });
     }
     let mut lowered = vec![false; declared];
-    for (i, f) in functions.iter_mut().enumerate() {
+    source.functions = functions;
+    for i in 0..fids.len() {
         let Some(fid) = fids[i] else { continue };
-        let regions = func::lower_function(&mut cx, f)?;
+        let f = source.take(i, words)?;
+        let regions = func::lower_function(&mut cx, &f)?;
+        drop(f);
         if cx.opts.convergence {
             crate::convergence::place::place(&mut cx.m, fid, &regions);
         }
         lowered[fid.index()] = true;
-        // The SPIR-V body is not needed any more.
-        f.blocks = Vec::new();
         sink.functions(&mut cx.m, pending_min[i + 1]);
     }
-    drop(functions);
+    drop(source);
     if cx.opts.convergence {
         // Entry wrappers: one block, owned by the entry token.
         for i in 0..cx.m.functions.len() {
@@ -210,6 +215,7 @@ impl<'a> Ctx<'a> {
     fn new(
         spv: &'a spirv::Module,
         functions: &[spirv::Function],
+        facts: &spirv::Facts,
         opts: &'a Options,
     ) -> Result<Self, Error> {
         let bound = spv.header.bound as usize;
@@ -232,14 +238,14 @@ impl<'a> Ctx<'a> {
             called: vec![false; bound],
             reserved: Default::default(),
             amd_builtins: Default::default(),
-            convergent_fns: convergent_functions(functions, bound),
+            convergent_fns: convergent_functions(functions, facts, bound),
             spec_constants: spec_constant_ids(spv, bound),
             const_samplers: Default::default(),
             resources: Default::default(),
         })
     }
 
-    fn read_preamble(&mut self, functions: &[spirv::Function]) -> Result<(), Error> {
+    fn read_preamble(&mut self, facts: &spirv::Facts) -> Result<(), Error> {
         let spv = self.spv;
         for inst in &spv.preamble {
             match inst.op {
@@ -333,15 +339,9 @@ impl<'a> Ctx<'a> {
                 *c = true;
             }
         }
-        for inst in functions
-            .iter()
-            .flat_map(|f| f.blocks.iter().flat_map(|b| b.insts.iter()))
-        {
-            if inst.op == Op::FunctionCall {
-                let callee = inst.id(0)?;
-                if let Some(c) = self.called.get_mut(callee as usize) {
-                    *c = true;
-                }
+        for &callee in facts.calls.iter().flatten() {
+            if let Some(c) = self.called.get_mut(callee as usize) {
+                *c = true;
             }
         }
         Ok(())
@@ -553,25 +553,25 @@ impl<'a> Ctx<'a> {
 
 /// The call-graph fixpoint of SPEC §5: a function is convergent if it contains a
 /// convergent operation or calls a convergent function (worklist over callers; linear).
-fn convergent_functions(functions: &[spirv::Function], bound: usize) -> Vec<bool> {
+fn convergent_functions(
+    functions: &[spirv::Function],
+    facts: &spirv::Facts,
+    bound: usize,
+) -> Vec<bool> {
     let mut conv = vec![false; bound];
     let mut callers: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut work = Vec::new();
-    for f in functions {
+    for (i, f) in functions.iter().enumerate() {
         let id = f.id();
-        for inst in f.blocks.iter().flat_map(|b| b.insts.iter()) {
-            if builtins::is_convergent_op(inst.op) {
-                if let Some(slot) = conv.get_mut(id as usize)
-                    && !*slot
-                {
-                    *slot = true;
-                    work.push(id);
-                }
-            } else if inst.op == Op::FunctionCall
-                && let Ok(callee) = inst.id(0)
-            {
-                callers.entry(callee).or_default().push(id);
-            }
+        if facts.convergent_op.get(i).copied().unwrap_or(false)
+            && let Some(slot) = conv.get_mut(id as usize)
+            && !*slot
+        {
+            *slot = true;
+            work.push(id);
+        }
+        for &callee in facts.calls.get(i).map_or(&[][..], |c| c.as_slice()) {
+            callers.entry(callee).or_default().push(id);
         }
     }
     while let Some(f) = work.pop() {

@@ -9,30 +9,22 @@
 //! cycles; the resource limits; no recursion in shaders) and `dominance` (SSA
 //! dominance, no branch to the entry block).
 
-use super::{Inst, Module, Op};
+use super::{Facts, Function, Inst, Module, Op};
 use crate::error::{Error, ErrorKind};
+use std::borrow::Cow;
 
-/// Runs the checks; the first problem found is returned.
+/// Runs the checks on a module whose function bodies are kept; the first problem found
+/// is returned.
 pub fn check(module: &Module) -> Result<(), Error> {
-    let bound = module.header.bound;
-    // Where each id is defined: index into a flat list of defining instructions.
-    let mut def_op: Vec<Option<Op>> = vec![None; bound as usize];
-    let mut define = |inst: &Inst| -> Result<(), Error> {
-        if let Some(id) = inst.result_id {
-            let slot = def_op
-                .get_mut(id as usize)
-                .filter(|_| id != 0)
-                .ok_or_else(|| Error::at(ErrorKind::IdOutOfBound { id, bound }, inst.location()))?;
-            if slot.is_some() {
-                return Err(Error::at(ErrorKind::RedefinedId(id), inst.location()));
-            }
-            *slot = Some(inst.op);
-        }
-        Ok(())
-    };
-    for inst in all_insts(module) {
-        define(inst)?;
-    }
+    check_module(module, &[]).map(|_| ())
+}
+
+/// Runs the checks, one function body at a time (a body a streaming load did not keep is
+/// decoded again from `words`, checked and dropped), and gathers the [`Facts`] lowering
+/// needs. The module-level checks come first; ids were found defined once and below the
+/// bound when the module was loaded.
+pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Error> {
+    let def_op = &module.def_op;
     // Kernels may pass scopes and semantics as runtime values (spirv-val accepts it);
     // shaders must use constants.
     let kernel = module.preamble.iter().any(|i| {
@@ -54,67 +46,123 @@ pub fn check(module: &Module) -> Result<(), Error> {
         })
         .filter_map(|i| i.result_id)
         .collect();
-    for inst in all_insts(module) {
-        if matches!(inst.op, Op::Name | Op::MemberName) {
-            continue;
-        }
-        if inst.op == Op::ExtInst && inst.id(0).is_ok_and(|s| dropped_sets.contains(&s)) {
-            continue;
-        }
-        for id in inst.used_ids() {
-            let defined = def_op.get(id as usize).is_some_and(|d| d.is_some());
-            if !defined {
-                return Err(Error::at(ErrorKind::UndefinedId(id), inst.location()));
+    let uses = |inst: &Inst| check_uses(def_op, kernel, &dropped_sets, inst);
+    header_insts(module).try_for_each(uses)?;
+    let mut values = super::values::ValueChecker::new(module)?;
+    let mut limits = super::limits::LimitChecker::new(module)?;
+    let global_var: Vec<bool> = {
+        let mut v = vec![false; def_op.len()];
+        for inst in module.globals.iter().filter(|i| i.op == Op::Variable) {
+            if let Some(slot) = inst.result_id.and_then(|id| v.get_mut(id as usize)) {
+                *slot = true;
             }
         }
-        if let Some(t) = inst.result_type
-            && !def_op
-                .get(t as usize)
-                .copied()
-                .flatten()
-                .is_some_and(super::is_type_op)
-        {
-            return Err(inst.invalid(format!("result type %{t} is not a type")));
+        v
+    };
+    let n = module.functions.len();
+    let mut facts = Facts {
+        calls: vec![Vec::new(); n],
+        global_vars: vec![Vec::new(); n],
+        convergent_op: vec![false; n],
+    };
+    for i in 0..n {
+        let func: Cow<Function> = if module.bodies.is_some() && module.functions[i].has_body() {
+            Cow::Owned(module.decode_function(i, words)?)
+        } else {
+            Cow::Borrowed(&module.functions[i])
+        };
+        if func.blocks.is_empty() {
+            continue;
         }
-        for (i, operand) in inst.operands.iter().enumerate() {
-            if let super::Operand::IdScope(id) | super::Operand::IdMemorySemantics(id) = operand {
-                let op = def_op.get(*id as usize).copied().flatten();
-                if !kernel
-                    && !matches!(
-                        op,
-                        Some(
-                            Op::Constant | Op::SpecConstant | Op::SpecConstantOp | Op::ConstantNull
-                        )
-                    )
-                {
-                    return Err(inst.err(format!(
-                        "operand {i} (%{id}) must be the id of an integer constant, not {}",
-                        op.map_or("undefined", |o| super::op_name_of(o as u32).unwrap_or("?"))
-                    )));
-                }
+        let body = || func.blocks.iter().flat_map(|b| b.insts.iter());
+        for b in &func.blocks {
+            uses(&b.label)?;
+            b.insts.iter().try_for_each(uses)?;
+        }
+        check_function(&func)?;
+        values.function(&func)?;
+        limits.function(i, &func)?;
+        super::dominance::check_function(&func)?;
+        let mut vars = Vec::new();
+        for inst in body() {
+            if inst.op == Op::FunctionCall
+                && let Ok(callee) = inst.id(0)
+            {
+                facts.calls[i].push(callee);
             }
+            if crate::lower::builtins::is_convergent_op(inst.op) {
+                facts.convergent_op[i] = true;
+            }
+            vars.extend(
+                inst.used_ids()
+                    .filter(|&id| global_var.get(id as usize).copied().unwrap_or(false)),
+            );
         }
+        vars.sort_unstable();
+        vars.dedup();
+        facts.global_vars[i] = vars;
     }
-    for func in &module.functions {
-        check_function(func)?;
-    }
-    super::values::check(module)?;
-    super::limits::check(module)?;
-    super::dominance::check(&module.functions)
+    limits.finish(module)?;
+    Ok(facts)
 }
 
-pub(super) fn all_insts(module: &Module) -> impl Iterator<Item = &Inst> {
-    module
-        .preamble
-        .iter()
-        .chain(module.globals.iter())
-        .chain(module.functions.iter().flat_map(|f| {
-            std::iter::once(&f.def).chain(f.params.iter()).chain(
-                f.blocks
-                    .iter()
-                    .flat_map(|b| std::iter::once(&b.label).chain(b.insts.iter())),
-            )
-        }))
+/// Every id an instruction uses is defined; its result type is a type; its scope and
+/// memory-semantics operands are constants (in shaders).
+fn check_uses(
+    def_op: &[Option<Op>],
+    kernel: bool,
+    dropped_sets: &[u32],
+    inst: &Inst,
+) -> Result<(), Error> {
+    if matches!(inst.op, Op::Name | Op::MemberName) {
+        return Ok(());
+    }
+    if inst.op == Op::ExtInst && inst.id(0).is_ok_and(|s| dropped_sets.contains(&s)) {
+        return Ok(());
+    }
+    for id in inst.used_ids() {
+        let defined = def_op.get(id as usize).is_some_and(|d| d.is_some());
+        if !defined {
+            return Err(Error::at(ErrorKind::UndefinedId(id), inst.location()));
+        }
+    }
+    if let Some(t) = inst.result_type
+        && !def_op
+            .get(t as usize)
+            .copied()
+            .flatten()
+            .is_some_and(super::is_type_op)
+    {
+        return Err(inst.invalid(format!("result type %{t} is not a type")));
+    }
+    for (i, operand) in inst.operands.iter().enumerate() {
+        if let super::Operand::IdScope(id) | super::Operand::IdMemorySemantics(id) = operand {
+            let op = def_op.get(*id as usize).copied().flatten();
+            if !kernel
+                && !matches!(
+                    op,
+                    Some(Op::Constant | Op::SpecConstant | Op::SpecConstantOp | Op::ConstantNull)
+                )
+            {
+                return Err(inst.err(format!(
+                    "operand {i} (%{id}) must be the id of an integer constant, not {}",
+                    op.map_or("undefined", |o| super::op_name_of(o as u32).unwrap_or("?"))
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The instructions outside function bodies: preamble, globals, and each function's
+/// `OpFunction` and parameters.
+pub(super) fn header_insts(module: &Module) -> impl Iterator<Item = &Inst> {
+    module.preamble.iter().chain(module.globals.iter()).chain(
+        module
+            .functions
+            .iter()
+            .flat_map(|f| std::iter::once(&f.def).chain(f.params.iter())),
+    )
 }
 
 fn check_function(func: &super::Function) -> Result<(), Error> {

@@ -16,7 +16,7 @@ use rspirv::grammar::{Instruction as Grammar, OperandKind as K, OperandQuantifie
 use std::sync::OnceLock;
 
 /// How a constant literal of a tracked type is read (`rspirv`'s type tracker).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Width {
     /// Not an integer or float type known to the tracker: one word.
     Unknown,
@@ -30,7 +30,8 @@ enum Width {
 
 /// Literal widths by id: the type ids of `OpTypeInt`/`OpTypeFloat` and every value of
 /// such a type, as rspirv tracks them.
-struct Widths {
+#[derive(Clone, Debug)]
+pub(super) struct Widths {
     dense: Vec<Width>,
     sparse: foldhash::HashMap<u32, Width>,
 }
@@ -403,32 +404,34 @@ pub(super) fn decode_each(
     offsets: &[usize],
     bound: u32,
     mut each: impl FnMut(Inst),
-) -> Result<(), Error> {
-    let table = table();
+) -> Result<Widths, Error> {
     let mut widths = Widths::new(bound);
     for &at in offsets {
-        let first = words[at];
-        let count = (first >> 16) as usize;
-        let body = &words[at + 1..at + count];
-        let entry = table
-            .entries
-            .get((first & 0xffff) as usize)
-            .copied()
-            .flatten();
-        let inst = match entry {
-            Some((g, true)) => match fast(g, body, &widths, at) {
-                Ok(inst) => inst,
-                Err(Miss::Delegate) => alone(words, at, count)?,
-                Err(Miss::Error(msg)) => {
-                    return Err(decode_error(words, at, ErrorKind::Decode(msg.into())));
-                }
-            },
-            _ => alone(words, at, count)?,
-        };
+        let inst = decode_one(words, at, &widths)?;
         widths.track(&inst);
         each(inst);
     }
-    Ok(())
+    Ok(widths)
+}
+
+/// Decodes the instruction at word `at`, with the literal widths known so far.
+pub(super) fn decode_one(words: &[u32], at: usize, widths: &Widths) -> Result<Inst, Error> {
+    let first = words[at];
+    let count = (first >> 16) as usize;
+    let body = &words[at + 1..at + count];
+    let entry = table()
+        .entries
+        .get((first & 0xffff) as usize)
+        .copied()
+        .flatten();
+    match entry {
+        Some((g, true)) => match fast(g, body, widths, at) {
+            Ok(inst) => Ok(inst),
+            Err(Miss::Delegate) => alone(words, at, count),
+            Err(Miss::Error(msg)) => Err(decode_error(words, at, ErrorKind::Decode(msg.into()))),
+        },
+        _ => alone(words, at, count),
+    }
 }
 
 fn decode_error(words: &[u32], at: usize, kind: ErrorKind) -> Error {

@@ -13,14 +13,6 @@ use super::{Function, Inst, Op, Operand};
 use crate::analysis::{Block, Cfg, DomTree};
 use crate::error::Error;
 
-/// Checks every function of a module.
-pub fn check(functions: &[Function]) -> Result<(), Error> {
-    functions
-        .iter()
-        .filter(|f| !f.blocks.is_empty())
-        .try_for_each(check_function)
-}
-
 /// Branch targets of a terminator (merge and continue targets are not edges).
 fn targets(term: &Inst) -> Vec<u32> {
     match term.op {
@@ -39,7 +31,7 @@ fn targets(term: &Inst) -> Vec<u32> {
     }
 }
 
-fn check_function(func: &Function) -> Result<(), Error> {
+pub(super) fn check_function(func: &Function) -> Result<(), Error> {
     let index: HashMap<u32, u32> = func
         .blocks
         .iter()

@@ -27,7 +27,7 @@
 
 use foldhash::HashMap;
 
-use super::{Inst, Module, Op, Operand};
+use super::{Function, Inst, Module, Op, Operand};
 use crate::error::{Error, ErrorKind};
 
 /// Largest module accepted, in 32-bit words (64 MiB).
@@ -112,18 +112,37 @@ impl Globals {
     }
 }
 
-/// Checks types, constants, functions and the call graph against the limits above.
-pub fn check(module: &Module) -> Result<(), Error> {
-    let mut g = Globals::default();
-    let mut inline: u64 = 0;
-    for inst in &module.globals {
-        if super::is_type_op(inst.op) {
-            check_type(&mut g, inst)?;
-        } else {
-            inline = inline.saturating_add(check_global(&mut g, inst)?);
+/// Checks types, constants, functions and the call graph against the limits above:
+/// [`LimitChecker::new`] the module-level instructions, [`LimitChecker::function`] one
+/// function body, [`LimitChecker::finish`] the totals and the call graph.
+pub(super) struct LimitChecker {
+    g: Globals,
+    /// Elements of the constants used inline so far.
+    inline: u64,
+    /// Calls as (caller index, callee id, instruction), in module order.
+    calls: Vec<(usize, u32, Inst)>,
+}
+
+impl LimitChecker {
+    pub(super) fn new(module: &Module) -> Result<Self, Error> {
+        let mut g = Globals::default();
+        let mut inline: u64 = 0;
+        for inst in &module.globals {
+            if super::is_type_op(inst.op) {
+                check_type(&mut g, inst)?;
+            } else {
+                inline = inline.saturating_add(check_global(&mut g, inst)?);
+            }
         }
+        Ok(LimitChecker {
+            g,
+            inline,
+            calls: Vec::new(),
+        })
     }
-    for func in &module.functions {
+
+    /// Checks function `index` of the module.
+    pub(super) fn function(&mut self, index: usize, func: &Function) -> Result<(), Error> {
         if func.blocks.len() > MAX_FUNCTION_BLOCKS {
             return Err(limit(
                 &func.def,
@@ -134,8 +153,10 @@ pub fn check(module: &Module) -> Result<(), Error> {
             ));
         }
         for inst in func.blocks.iter().flat_map(|b| b.insts.iter()) {
-            inline = inline.saturating_add(check_function_inst(&g, inst)?);
-            if inline > MAX_INLINE_CONSTANT_ELEMENTS {
+            self.inline = self
+                .inline
+                .saturating_add(check_function_inst(&self.g, inst)?);
+            if self.inline > MAX_INLINE_CONSTANT_ELEMENTS {
                 return Err(limit(
                     inst,
                     format!(
@@ -144,14 +165,24 @@ pub fn check(module: &Module) -> Result<(), Error> {
                     ),
                 ));
             }
+            if inst.op == Op::FunctionCall
+                && let Ok(callee) = inst.id(0)
+            {
+                self.calls.push((index, callee, inst.clone()));
+            }
         }
+        Ok(())
     }
-    if inline > MAX_INLINE_CONSTANT_ELEMENTS {
-        return Err(Error::new(ErrorKind::LimitExceeded(format!(
-            "constants used inline add up to more than {MAX_INLINE_CONSTANT_ELEMENTS} elements"
-        ))));
+
+    /// The checks over the whole module, once every function was checked.
+    pub(super) fn finish(self, module: &Module) -> Result<(), Error> {
+        if self.inline > MAX_INLINE_CONSTANT_ELEMENTS {
+            return Err(Error::new(ErrorKind::LimitExceeded(format!(
+                "constants used inline add up to more than {MAX_INLINE_CONSTANT_ELEMENTS} elements"
+            ))));
+        }
+        check_recursion(module, &self.calls)
     }
-    check_recursion(module)
 }
 
 fn leaf(class: Class) -> TypeFacts {
@@ -463,7 +494,7 @@ fn check_function_inst(g: &Globals, inst: &Inst) -> Result<u64, Error> {
 /// Shaders may not recurse (Vulkan's "the static call graph must not contain cycles");
 /// the call graph is checked by repeatedly removing functions that call nothing left
 /// (Kahn's algorithm), so it takes no stack however deep the calls go.
-fn check_recursion(module: &Module) -> Result<(), Error> {
+fn check_recursion(module: &Module, calls: &[(usize, u32, Inst)]) -> Result<(), Error> {
     let shader = module.preamble.iter().any(|i| {
         i.op == Op::Capability
             && matches!(
@@ -482,17 +513,10 @@ fn check_recursion(module: &Module) -> Result<(), Error> {
         .collect();
     let n = module.functions.len();
     // Calls as (caller, callee, instruction) in module order.
-    let mut calls: Vec<(usize, usize, &Inst)> = Vec::new();
-    for (i, f) in module.functions.iter().enumerate() {
-        for inst in f.blocks.iter().flat_map(|b| b.insts.iter()) {
-            if inst.op == Op::FunctionCall
-                && let Ok(callee) = inst.id(0)
-                && let Some(&j) = index.get(&callee)
-            {
-                calls.push((i, j, inst));
-            }
-        }
-    }
+    let calls: Vec<(usize, usize, &Inst)> = calls
+        .iter()
+        .filter_map(|(i, callee, inst)| Some((*i, *index.get(callee)?, inst)))
+        .collect();
     let mut out_degree = vec![0usize; n];
     let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(i, j, _) in &calls {

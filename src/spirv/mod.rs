@@ -77,8 +77,13 @@ pub struct Function {
     pub def: Inst,
     /// `OpFunctionParameter`s.
     pub params: Vec<Inst>,
-    /// Blocks in module order; empty for a declaration.
+    /// Blocks in module order; empty for a declaration, and for a definition whose
+    /// body a streaming load did not keep (see [`Function::has_body`]).
     pub blocks: Vec<BasicBlock>,
+    /// Instruction numbers (in module order) of `OpFunction` and of `OpFunctionEnd` + 1.
+    pub(crate) span: (u32, u32),
+    /// Blocks of a body that was checked but not kept (decoded again when needed).
+    pub(crate) dropped_blocks: u32,
 }
 
 impl Function {
@@ -86,6 +91,34 @@ impl Function {
     pub fn id(&self) -> u32 {
         self.def.result_id.unwrap_or(0)
     }
+
+    /// Whether the function has a body (kept in `blocks` or not).
+    pub fn has_body(&self) -> bool {
+        !self.blocks.is_empty() || self.dropped_blocks > 0
+    }
+}
+
+/// Facts about the function bodies that lowering needs before it lowers any body,
+/// gathered by the checks (so a body need not be decoded twice for them).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Facts {
+    /// Per function (module order): the ids its `OpFunctionCall`s call, in order.
+    pub calls: Vec<Vec<u32>>,
+    /// Per function: the module-level variables its body uses (sorted, no repeats).
+    pub global_vars: Vec<Vec<u32>>,
+    /// Per function: whether its body has an instruction `is_convergent` says is one.
+    pub convergent_op: Vec<bool>,
+}
+
+/// What is needed to decode a dropped function body again.
+#[derive(Clone, Debug)]
+pub(crate) struct Bodies {
+    /// Word offset of every instruction of the module.
+    offsets: Vec<u32>,
+    /// Literal widths of every id (as the first decoding left them).
+    widths: decode::Widths,
+    /// The `OpenCL.std` imports (whose instructions' literals are fixed up).
+    opencl_sets: Vec<u32>,
 }
 
 /// A decoded module, sorted into its logical sections.
@@ -100,6 +133,12 @@ pub struct Module {
     pub globals: Vec<Inst>,
     /// Functions in order.
     pub functions: Vec<Function>,
+    /// What defines each id (the opcode), for ids below the bound.
+    pub(crate) def_op: Vec<Option<Op>>,
+    /// Gathered by the checks.
+    pub(crate) facts: Facts,
+    /// Set by a streaming load, whose function bodies are decoded again on demand.
+    pub(crate) bodies: Option<Bodies>,
 }
 
 impl Module {
@@ -156,24 +195,127 @@ fn check_module_size(words: usize) -> Result<(), Error> {
 
 /// Decodes, sorts and checks a module given as host-endian words.
 pub fn load(words: &[u32]) -> Result<Module, Error> {
+    load_with(words, false)
+}
+
+/// As [`load`], but without keeping the function bodies: each is decoded again for the
+/// checks and again for lowering ([`Module::take_body`]), so the decoded form of the
+/// whole module is never in memory at once (it is about seven times the input).
+pub(crate) fn load_streaming(words: &[u32]) -> Result<Module, Error> {
+    load_with(words, true)
+}
+
+fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     let header = read_header(words)?;
     check_module_size(words.len())?;
     let offsets = instruction_offsets(words)?;
     // Instructions are filed as they are decoded (no second copy of the module); a
-    // decoding error anywhere still comes before a structure error.
+    // decoding error anywhere still comes before a structure error, and that before an
+    // id defined twice or out of bound.
     let bound = header.bound;
-    let mut sections = Sections::new(header);
+    let mut sections = Sections::new(header, streaming, true);
     let mut structure: Result<(), Error> = Ok(());
-    decode::decode_each(words, &offsets, bound, |inst| {
+    let widths = decode::decode_each(words, &offsets, bound, |inst| {
         if structure.is_ok() {
             structure = sections.push(inst);
         }
     })?;
     structure?;
     let mut module = sections.finish()?;
-    fix_ext_inst_literals(&mut module);
-    check::check(&module)?;
+    let sets = opencl_sets(&module);
+    if streaming {
+        module.bodies = Some(Bodies {
+            offsets: offsets.iter().map(|&o| o as u32).collect(),
+            widths,
+            opencl_sets: sets.clone(),
+        });
+    }
+    drop(offsets);
+    for f in &mut module.functions {
+        fix_ext_inst_literals(&sets, f);
+    }
+    module.facts = check::check_module(&module, words)?;
     Ok(module)
+}
+
+impl Module {
+    /// Decodes function `i` again (header and body) from `words`, after a streaming load.
+    pub(crate) fn decode_function(&self, i: usize, words: &[u32]) -> Result<Function, Error> {
+        let f = self.functions.get(i).ok_or_else(|| not_kept(i))?;
+        let bodies = self.bodies.as_ref().ok_or_else(|| not_kept(i))?;
+        decode_function(self.header, bodies, f, words)
+    }
+
+    /// Takes what lowering needs out of the module: the functions, and what decodes their
+    /// bodies again after a streaming load.
+    pub(crate) fn take_functions(&mut self) -> BodySource {
+        BodySource {
+            header: self.header,
+            functions: std::mem::take(&mut self.functions),
+            bodies: self.bodies.take(),
+        }
+    }
+}
+
+/// A module's functions, with their bodies kept or to be decoded again.
+pub(crate) struct BodySource {
+    header: Header,
+    /// The functions (headers; bodies too unless the load was a streaming one).
+    pub functions: Vec<Function>,
+    bodies: Option<Bodies>,
+}
+
+impl BodySource {
+    /// Function `i` with its body, which is taken out (the function keeps its header).
+    pub(crate) fn take(&mut self, i: usize, words: &[u32]) -> Result<Function, Error> {
+        let f = self.functions.get_mut(i).ok_or_else(|| not_kept(i))?;
+        match &self.bodies {
+            Some(bodies) if f.blocks.is_empty() && f.dropped_blocks > 0 => {
+                decode_function(self.header, bodies, f, words)
+            }
+            _ => Ok(Function {
+                def: f.def.clone(),
+                params: f.params.clone(),
+                blocks: std::mem::take(&mut f.blocks),
+                span: f.span,
+                dropped_blocks: 0,
+            }),
+        }
+    }
+}
+
+fn not_kept(i: usize) -> Error {
+    Error::new(ErrorKind::InvalidStructure(format!(
+        "the body of function {i} was not kept"
+    )))
+}
+
+/// Decodes a function (header and body) again from `words`.
+fn decode_function(
+    header: Header,
+    bodies: &Bodies,
+    f: &Function,
+    words: &[u32],
+) -> Result<Function, Error> {
+    let (start, end) = f.span;
+    let mut sections = Sections::new(header, false, false);
+    for n in start..end {
+        let at = bodies.offsets.get(n as usize).copied().unwrap_or(u32::MAX) as usize;
+        if at >= words.len() {
+            return Err(Error::new(ErrorKind::InvalidStructure(
+                "the words of a function body were not given".into(),
+            )));
+        }
+        sections.push(decode::decode_one(words, at, &bodies.widths)?)?;
+    }
+    let missing = || {
+        Error::new(ErrorKind::InvalidStructure(
+            "function body not found".into(),
+        ))
+    };
+    let mut func = sections.module.functions.pop().ok_or_else(missing)?;
+    fix_ext_inst_literals(&bodies.opencl_sets, &mut func);
+    Ok(func)
 }
 
 /// Decodes a module's instructions without sorting or checking them: with this crate's
@@ -419,24 +561,62 @@ struct Sections {
     module: Module,
     func: Option<Function>,
     block: Option<BasicBlock>,
+    /// Drop function bodies once filed (a streaming load).
+    drop_bodies: bool,
+    /// Record what defines each id in `module.def_op`.
+    define: bool,
+    /// The first id defined twice or out of bound.
+    define_error: Option<Error>,
+    /// Instructions filed so far.
+    count: u32,
 }
 
 impl Sections {
-    fn new(header: Header) -> Self {
+    fn new(header: Header, drop_bodies: bool, define: bool) -> Self {
         Sections {
             module: Module {
                 header,
                 preamble: Vec::new(),
                 globals: Vec::new(),
                 functions: Vec::new(),
+                def_op: if define {
+                    vec![None; header.bound as usize]
+                } else {
+                    Vec::new()
+                },
+                facts: Facts::default(),
+                bodies: None,
             },
             func: None,
             block: None,
+            drop_bodies,
+            define,
+            define_error: None,
+            count: 0,
         }
     }
 
     /// Files the next instruction.
     fn push(&mut self, inst: Inst) -> Result<(), Error> {
+        let n = self.count;
+        self.count += 1;
+        if self.define
+            && self.define_error.is_none()
+            && let Some(id) = inst.result_id
+        {
+            let bound = self.module.header.bound;
+            match self.module.def_op.get_mut(id as usize).filter(|_| id != 0) {
+                None => {
+                    let e = Error::at(ErrorKind::IdOutOfBound { id, bound }, inst.location());
+                    self.define_error = Some(e);
+                }
+                Some(Some(_)) => {
+                    self.define_error =
+                        Some(Error::at(ErrorKind::RedefinedId(id), inst.location()));
+                }
+                Some(slot) => *slot = Some(inst.op),
+            }
+        }
         match inst.op {
             Op::Function => {
                 if self.func.is_some() {
@@ -446,10 +626,12 @@ impl Sections {
                     def: inst,
                     params: Vec::new(),
                     blocks: Vec::new(),
+                    span: (n, n),
+                    dropped_blocks: 0,
                 });
             }
             Op::FunctionParameter => match self.func.as_mut() {
-                Some(f) if f.blocks.is_empty() && self.block.is_none() => f.params.push(inst),
+                Some(f) if !f.has_body() && self.block.is_none() => f.params.push(inst),
                 _ => {
                     return Err(structure_err(
                         &inst,
@@ -480,7 +662,10 @@ impl Sections {
                     ));
                 }
                 match self.func.take() {
-                    Some(f) => self.module.functions.push(f),
+                    Some(mut f) => {
+                        f.span.1 = n + 1;
+                        self.module.functions.push(f);
+                    }
                     None => return Err(structure_err(&inst, "OpFunctionEnd outside a function")),
                 }
             }
@@ -493,9 +678,15 @@ impl Sections {
                     return Err(structure_err(&inst, "instruction outside a block"));
                 };
                 let term = is_terminator(inst.op);
-                b.insts.push(inst);
+                if !self.drop_bodies {
+                    b.insts.push(inst);
+                }
                 if term && let (Some(f), Some(b)) = (self.func.as_mut(), self.block.take()) {
-                    f.blocks.push(b);
+                    if self.drop_bodies {
+                        f.dropped_blocks += 1;
+                    } else {
+                        f.blocks.push(b);
+                    }
                 }
             }
             _ => {
@@ -537,6 +728,9 @@ impl Sections {
                 "a module needs exactly one OpMemoryModel, this one has {memory_models}"
             ))));
         }
+        if let Some(e) = self.define_error {
+            return Err(e);
+        }
         Ok(self.module)
     }
 }
@@ -573,24 +767,12 @@ fn is_preamble(op: Op) -> bool {
 /// rspirv decodes every operand of an extended instruction as an id; the grammar of
 /// `OpenCL.std` (e.g. `vloadn`'s component count, `vstore_half_r`'s rounding mode) says
 /// which are literals. Rewrites those operands so later passes see them as literals.
-fn fix_ext_inst_literals(module: &mut Module) {
+fn fix_ext_inst_literals(opencl_sets: &[u32], f: &mut Function) {
     use rspirv::grammar::OperandKind;
-    let mut opencl_sets = Vec::new();
-    for inst in &module.preamble {
-        if inst.op == Op::ExtInstImport
-            && let (Some(id), Ok("OpenCL.std")) = (inst.result_id, inst.string(0))
-        {
-            opencl_sets.push(id);
-        }
-    }
     if opencl_sets.is_empty() {
         return;
     }
-    let blocks = module
-        .functions
-        .iter_mut()
-        .flat_map(|f| f.blocks.iter_mut());
-    for inst in blocks.flat_map(|b| b.insts.iter_mut()) {
+    for inst in f.blocks.iter_mut().flat_map(|b| b.insts.iter_mut()) {
         if inst.op != Op::ExtInst {
             continue;
         }
@@ -615,6 +797,16 @@ fn fix_ext_inst_literals(module: &mut Module) {
             }
         }
     }
+}
+
+/// The `OpenCL.std` imports of a module.
+fn opencl_sets(module: &Module) -> Vec<u32> {
+    module
+        .preamble
+        .iter()
+        .filter(|i| i.op == Op::ExtInstImport && i.string(0).is_ok_and(|s| s == "OpenCL.std"))
+        .filter_map(|i| i.result_id)
+        .collect()
 }
 
 /// Whether an opcode declares a type (one list for the checks and the lowering).

@@ -9,8 +9,8 @@
 
 use foldhash::{HashMap, HashMapExt, HashSet};
 
-use super::check::all_insts;
-use super::{Inst, Module, Op};
+use super::check::header_insts;
+use super::{Function, Inst, Module, Op};
 use crate::error::Error;
 
 /// The shape of a value type, as far as conversions care.
@@ -41,10 +41,27 @@ impl Shape {
     }
 }
 
+/// Result types by id: of module-level ids and function headers, and of the values of
+/// the function being checked.
+#[derive(Default)]
+struct TypeOf {
+    module: HashMap<u32, u32>,
+    local: HashMap<u32, u32>,
+}
+
+impl TypeOf {
+    fn get(&self, id: &u32) -> Option<&u32> {
+        self.local.get(id).or_else(|| self.module.get(id))
+    }
+    fn contains_key(&self, id: &u32) -> bool {
+        self.get(id).is_some()
+    }
+}
+
 /// Value types of the module: the result type of every id, and the shape of scalar,
 /// vector and pointer types.
 struct ValueTypes {
-    type_of: HashMap<u32, u32>,
+    type_of: TypeOf,
     pointee: HashMap<u32, u32>,
     shape: HashMap<u32, Shape>,
     /// Constituent types of composites: vectors, matrices and arrays repeat one type.
@@ -65,7 +82,7 @@ enum Members {
 impl ValueTypes {
     fn new(module: &Module) -> ValueTypes {
         let mut t = ValueTypes {
-            type_of: HashMap::new(),
+            type_of: TypeOf::default(),
             pointee: HashMap::new(),
             shape: HashMap::new(),
             members: HashMap::new(),
@@ -145,9 +162,9 @@ impl ValueTypes {
                 },
             );
         }
-        for inst in all_insts(module) {
+        for inst in header_insts(module) {
             if let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) {
-                t.type_of.insert(id, ty);
+                t.type_of.module.insert(id, ty);
             }
         }
         t
@@ -165,46 +182,66 @@ impl ValueTypes {
 /// Checks that loads, stores and conversions agree with their operands' types: with
 /// LLVM's opaque pointers a load or store of the wrong type would translate silently,
 /// and a conversion between the wrong kinds of types would become a cast LLVM rejects.
-/// Runs the value-type checks and the alignment check.
-pub(super) fn check(module: &Module) -> Result<(), Error> {
-    check_value_types(module)?;
-    check_alignments(module)
+/// Also checks alignments. [`ValueChecker::new`] checks the module-level instructions,
+/// [`ValueChecker::function`] one function body.
+pub(super) struct ValueChecker {
+    t: ValueTypes,
+    ext_sets: HashMap<u32, (&'static str, ExtTable)>,
+    ptr_bits: u32,
 }
 
-fn check_value_types(module: &Module) -> Result<(), Error> {
-    let t = ValueTypes::new(module);
-    let ext_sets = ext_sets(module);
-    let ptr_bits = match module.memory_model_inst().and_then(|m| m.operands.first()) {
-        Some(super::Operand::AddressingModel(::spirv::AddressingModel::Physical32)) => 32,
-        _ => 64,
-    };
-    for inst in &module.globals {
-        if matches!(inst.op, Op::ConstantComposite | Op::SpecConstantComposite) {
-            check_constituents(&t, inst)?;
+impl ValueChecker {
+    pub(super) fn new(module: &Module) -> Result<Self, Error> {
+        let t = ValueTypes::new(module);
+        let ext_sets = ext_sets(module);
+        let ptr_bits = match module.memory_model_inst().and_then(|m| m.operands.first()) {
+            Some(super::Operand::AddressingModel(::spirv::AddressingModel::Physical32)) => 32,
+            _ => 64,
+        };
+        for inst in &module.globals {
+            if matches!(inst.op, Op::ConstantComposite | Op::SpecConstantComposite) {
+                check_constituents(&t, inst)?;
+            }
         }
-    }
-    for f in &module.functions {
-        check_signature(&t, f)?;
-    }
-    check_param_attrs(&t, module)?;
-    let insts = module
-        .functions
-        .iter()
-        .flat_map(|f| f.blocks.iter())
-        .flat_map(|b| &b.insts);
-    for inst in insts {
-        match inst.op {
-            Op::Load | Op::Store => check_memory_access(&t, inst)?,
-            Op::CopyMemory | Op::CopyMemorySized => check_copy_memory(&t, inst)?,
-            Op::FunctionCall => check_call(&t, inst)?,
-            op if takes_image(op) => check_image_operand(&t, inst)?,
-            Op::ExtInst => check_ext_inst(&t, &ext_sets, inst)?,
-            op if is_atomic(op) => check_atomic(&t, inst)?,
-            op if has_numeric_result(op) => check_numeric_result(&t, inst)?,
-            _ => check_conversion(&t, inst, ptr_bits)?,
+        for f in &module.functions {
+            check_signature(&t, f)?;
         }
+        check_param_attrs(&t, module)?;
+        header_insts(module).try_for_each(check_alignment)?;
+        Ok(ValueChecker {
+            t,
+            ext_sets,
+            ptr_bits,
+        })
     }
-    Ok(())
+
+    /// Checks one function body.
+    pub(super) fn function(&mut self, f: &Function) -> Result<(), Error> {
+        let body = || f.blocks.iter().flat_map(|b| &b.insts);
+        self.t.type_of.local.clear();
+        for inst in body() {
+            if let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) {
+                self.t.type_of.local.insert(id, ty);
+            }
+        }
+        let t = &self.t;
+        for inst in body() {
+            match inst.op {
+                Op::Load | Op::Store => check_memory_access(t, inst)?,
+                Op::CopyMemory | Op::CopyMemorySized => check_copy_memory(t, inst)?,
+                Op::FunctionCall => check_call(t, inst)?,
+                op if takes_image(op) => check_image_operand(t, inst)?,
+                Op::ExtInst => check_ext_inst(t, &self.ext_sets, inst)?,
+                op if is_atomic(op) => check_atomic(t, inst)?,
+                op if has_numeric_result(op) => check_numeric_result(t, inst)?,
+                _ => check_conversion(t, inst, self.ptr_bits)?,
+            }
+        }
+        f.blocks
+            .iter()
+            .flat_map(|b| std::iter::once(&b.label).chain(&b.insts))
+            .try_for_each(check_alignment)
+    }
 }
 
 /// Arithmetic, bit, relational and logical instructions (`OpSNegate`..=`OpBitCount`)
@@ -586,23 +623,21 @@ fn check_atomic(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 
 /// Alignments (`Aligned` memory operands, `Alignment` decorations) are powers of two,
 /// as LLVM's `align` requires.
-fn check_alignments(module: &Module) -> Result<(), Error> {
+fn check_alignment(inst: &Inst) -> Result<(), Error> {
     use super::Operand;
-    for inst in all_insts(module) {
-        for (i, o) in inst.operands.iter().enumerate() {
-            let aligned = match o {
-                Operand::MemoryAccess(m) => m.contains(::spirv::MemoryAccess::ALIGNED),
-                Operand::Decoration(::spirv::Decoration::Alignment) => true,
-                _ => false,
-            };
-            if !aligned {
-                continue;
-            }
-            if let Some(Operand::LiteralBit32(a)) = inst.operands.get(i + 1)
-                && !a.is_power_of_two()
-            {
-                return Err(inst.err(format!("alignment {a} is not a power of two")));
-            }
+    for (i, o) in inst.operands.iter().enumerate() {
+        let aligned = match o {
+            Operand::MemoryAccess(m) => m.contains(::spirv::MemoryAccess::ALIGNED),
+            Operand::Decoration(::spirv::Decoration::Alignment) => true,
+            _ => false,
+        };
+        if !aligned {
+            continue;
+        }
+        if let Some(Operand::LiteralBit32(a)) = inst.operands.get(i + 1)
+            && !a.is_power_of_two()
+        {
+            return Err(inst.err(format!("alignment {a} is not a power of two")));
         }
     }
     Ok(())
