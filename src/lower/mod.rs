@@ -127,7 +127,17 @@ pub(crate) fn lower_module_into(
     let mut source = spv.take_functions();
     let facts = std::mem::take(&mut spv.facts);
     let functions = std::mem::take(&mut source.functions);
+    // Decorations are read into a map by target; their instructions (a large part of an
+    // OpenCL module's preamble) are not kept beside it.
+    let decorates: Vec<Inst> = spv
+        .preamble
+        .extract_if(.., |i| {
+            matches!(i.op, Op::Decorate | Op::DecorateId | Op::DecorateString)
+        })
+        .collect();
+    spv.preamble.shrink_to_fit();
     let mut cx = Ctx::new(&spv, &functions, &facts, opts)?;
+    cx.read_decorations(decorates)?;
     cx.read_preamble(&facts)?;
     cx.m.triple = cx.triple();
     if cx.opts.target == Target::Amdgcn {
@@ -245,6 +255,20 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    /// Files `OpDecorate`, `OpDecorateId` and `OpDecorateString` by target, in order
+    /// (before [`Ctx::read_preamble`], which adds group decorations after them).
+    fn read_decorations(&mut self, decorates: Vec<Inst>) -> Result<(), Error> {
+        for mut inst in decorates {
+            let target = inst.id(0)?;
+            let Operand::Decoration(d) = *inst.operand(1)? else {
+                return Err(inst.err("expected a decoration"));
+            };
+            let rest = inst.operands.split_off(2);
+            self.decorations.entry(target).or_default().push((d, rest));
+        }
+        Ok(())
+    }
+
     fn read_preamble(&mut self, facts: &spirv::Facts) -> Result<(), Error> {
         let spv = self.spv;
         for inst in &spv.preamble {
@@ -301,16 +325,6 @@ impl<'a> Ctx<'a> {
                 }
                 Op::Name => {
                     self.names.insert(inst.id(0)?, inst.string(1)?.to_string());
-                }
-                Op::Decorate | Op::DecorateId | Op::DecorateString => {
-                    let target = inst.id(0)?;
-                    let Operand::Decoration(d) = inst.operand(1)? else {
-                        return Err(inst.err("expected a decoration"));
-                    };
-                    self.decorations
-                        .entry(target)
-                        .or_default()
-                        .push((*d, inst.operands[2..].to_vec()));
                 }
                 // Groups: their decorations are copied to the targets below.
                 Op::DecorationGroup | Op::GroupDecorate | Op::GroupMemberDecorate => {}
