@@ -2,8 +2,10 @@
 //!
 //! [`lower_module`] reads the module-level facts (memory model, names, decorations,
 //! entry points), lowers types, constants and global variables in module order
-//! (`types`, `consts`, `globals`), declares every function, then lowers each
-//! function body (`func`) with one sub-module per instruction class.
+//! (`types`, `consts`, `globals`), declares every function and settles the entry
+//! points, then lowers each function body (`func`, with one sub-module per instruction
+//! class) and places its convergence tokens. Bodies are taken (or decoded again) one at a
+//! time and handed to a sink once final, so neither module need be whole in memory.
 
 mod abi;
 mod amdgcn;

@@ -1,13 +1,16 @@
 //! The input-check pass: turns malformed modules into typed errors before lowering.
 //!
-//! Checked here: every id is below the bound and defined once; every id used is defined;
-//! every result type is a type; every branch, merge and continue target and every `OpPhi`
-//! parent is a block of the same function; every scope and memory-semantics operand is
-//! the id of a constant. Then, in order: `values` (operand and result types of
-//! loads, stores, atomics, conversions, arithmetic, calls, images, extended instructions,
-//! constant composites; alignments), [`super::limits`] (types defined before use, so no
-//! cycles; the resource limits; no recursion in shaders) and `dominance` (SSA
-//! dominance, no branch to the entry block).
+//! That every id is below the bound and defined once is checked while the module is
+//! decoded (`Sections`). Checked here: every id used is defined; every result type is a
+//! type; every branch, merge and continue target and every `OpPhi` parent is a block of
+//! the same function; every scope and memory-semantics operand is the id of a constant;
+//! `values` (operand and result types of loads, stores, atomics, conversions,
+//! arithmetic, calls, images, extended instructions, constant composites; alignments),
+//! [`super::limits`] (types defined before use, so no cycles; the resource limits; no
+//! recursion in shaders) and `dominance` (SSA dominance, no branch to the entry block).
+//! The module-level instructions are checked first, then each function body in module
+//! order (all of the checks on one body before the next body, so a streaming load needs
+//! only one body in memory), then the call graph.
 
 use super::{Facts, Function, Inst, Module, Op};
 use crate::error::{Error, ErrorKind};
