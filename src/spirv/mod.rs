@@ -301,7 +301,12 @@ fn decode_function(
     let mut sections = Sections::new(header, false, false);
     for n in start..end {
         let at = bodies.offsets.get(n as usize).copied().unwrap_or(u32::MAX) as usize;
-        if at >= words.len() {
+        // The words must be the ones the module was loaded from (checked, not assumed:
+        // an instruction must fit in them).
+        let fits = words
+            .get(at)
+            .is_some_and(|w| (w >> 16) > 0 && at + (w >> 16) as usize <= words.len());
+        if !fits {
             return Err(Error::new(ErrorKind::InvalidStructure(
                 "the words of a function body were not given".into(),
             )));
@@ -841,4 +846,66 @@ pub fn is_type_op(op: Op) -> bool {
             | Op::TypeAccelerationStructureKHR
             | Op::TypeRayQueryKHR
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus_words(name: &str) -> Vec<u32> {
+        let path = format!("{}/{name}", env!("CARGO_MANIFEST_DIR"));
+        words_from_bytes(&std::fs::read(path).expect("corpus file")).expect("SPIR-V")
+    }
+
+    /// A streaming load keeps no body; decoding one again gives what a whole load keeps.
+    #[test]
+    fn bodies_decoded_again_equal_the_kept_ones() {
+        for name in [
+            "cl-kernels/helpers_noinline.O2.spv",
+            "cl-kernels/printf_debug.O0.spv",
+            "shaders/nested_switch.comp.spv",
+        ] {
+            let words = corpus_words(name);
+            let kept = load(&words).expect("loads");
+            let streamed = load_streaming(&words).expect("loads");
+            assert_eq!(kept.functions.len(), streamed.functions.len(), "{name}");
+            for (i, f) in kept.functions.iter().enumerate() {
+                assert!(streamed.functions[i].blocks.is_empty(), "{name}: body kept");
+                assert_eq!(streamed.functions[i].has_body(), f.has_body(), "{name}");
+                if !f.has_body() {
+                    continue;
+                }
+                let again = streamed.decode_function(i, &words).expect("decodes again");
+                assert_eq!(again.def, f.def, "{name}");
+                assert_eq!(again.params, f.params, "{name}");
+                let insts = |f: &Function| -> Vec<Inst> {
+                    f.blocks
+                        .iter()
+                        .flat_map(|b| std::iter::once(&b.label).chain(&b.insts))
+                        .cloned()
+                        .collect()
+                };
+                assert_eq!(insts(&again), insts(f), "{name}: function {i}");
+            }
+        }
+    }
+
+    /// Decoding a body again from words other than the module's is an error, not a panic.
+    #[test]
+    fn decoding_again_from_other_words_is_an_error() {
+        let words = corpus_words("cl-kernels/helpers_noinline.O2.spv");
+        let streamed = load_streaming(&words).expect("loads");
+        let i = streamed
+            .functions
+            .iter()
+            .position(Function::has_body)
+            .expect("a definition");
+        // Cut inside the function's `OpFunction`.
+        let at = streamed.bodies.as_ref().expect("streaming").offsets
+            [streamed.functions[i].span.0 as usize] as usize;
+        for other in [&words[..10], &[][..], &words[..at + 1]] {
+            assert!(streamed.decode_function(i, other).is_err());
+        }
+        assert!(streamed.decode_function(i, &words).is_ok());
+    }
 }
