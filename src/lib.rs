@@ -279,6 +279,16 @@ pub fn translate_to_writer(
         /// the build order, so the module is kept and printed at the end.
         keep: bool,
     }
+    impl Streaming<'_> {
+        /// Counts a function (before the writer frees its body), if asked to.
+        fn counter(stats: &mut Option<stats::Stats>) -> impl FnMut(&llvm::Module, &llvm::Function) {
+            move |m, f| {
+                if let Some(s) = stats.as_mut() {
+                    s.add_function(m, f);
+                }
+            }
+        }
+    }
     impl lower::Sink for Streaming<'_> {
         fn prologue(&mut self, m: &llvm::Module) {
             self.keep = m.kernels_first;
@@ -288,12 +298,8 @@ pub fn translate_to_writer(
         }
         fn functions(&mut self, m: &mut llvm::Module, upto: usize) {
             if !self.keep {
-                let stats = &mut self.stats;
-                self.writer.functions(m, upto, &mut |m, f| {
-                    if let Some(s) = stats.as_mut() {
-                        s.add_function(m, f);
-                    }
-                });
+                let mut count = Self::counter(&mut self.stats);
+                self.writer.functions(m, upto, &mut count);
             }
         }
     }
@@ -314,16 +320,10 @@ pub fn translate_to_writer(
     } = sink;
     if keep {
         drop(writer);
-        if let Some(s) = stats.as_mut() {
-            m.functions.iter().for_each(|f| s.add_function(&m, f));
-        }
+        stats = want_stats.then(|| stats::Stats::of(words, &m));
         m.write_io(w)?;
     } else {
-        writer.finish(&mut m, &mut |m, f| {
-            if let Some(s) = stats.as_mut() {
-                s.add_function(m, f);
-            }
-        })?;
+        writer.finish(&mut m, &mut Streaming::counter(&mut stats))?;
     }
     Ok(Written {
         warnings: std::mem::take(&mut m.warnings),

@@ -272,7 +272,7 @@ fn translate_one(
     drop(bytes);
     let named = |w: Vec<String>| w.iter().map(|w| format!("{name}: {w}")).collect();
     // Writes the translation to `w`.
-    let translate = |w: &mut dyn Write| -> std::result::Result<Translated, WriteFailure> {
+    let translate = |w: &mut dyn Write| -> std::result::Result<Translated, spirv_lift::WriteError> {
         if let Some(ReportKind::Mmra) = report {
             let module = spirv_lift::translate(&words, options)?;
             let stats = want_stats.then(|| spirv_lift::stats::Stats::of(&words, &module));
@@ -288,9 +288,9 @@ fn translate_one(
             stats: written.stats,
         })
     };
-    let failed = |e: WriteFailure, output: &dyn std::fmt::Display| match e {
-        WriteFailure::Translate(e) => Failed::from(format!("{name}: {e}")),
-        WriteFailure::Io(e) => Failed {
+    let failed = |e: spirv_lift::WriteError, output: &dyn std::fmt::Display| match e {
+        spirv_lift::WriteError::Translate(e) => Failed::from(format!("{name}: {e}")),
+        spirv_lift::WriteError::Io(e) => Failed {
             message: format!("cannot write {output}: {e}"),
             closed_stdout: e.kind() == std::io::ErrorKind::BrokenPipe,
         },
@@ -306,35 +306,8 @@ fn translate_one(
             let mut w = std::io::stdout().lock();
             w.write_all(&buf)
                 .and_then(|()| w.flush())
-                .map_err(|e| failed(WriteFailure::Io(e), &"standard output"))?;
+                .map_err(|e| failed(e.into(), &"standard output"))?;
             Ok(t)
-        }
-    }
-}
-
-/// Why writing a translation failed: the translation, or the output.
-enum WriteFailure {
-    Translate(spirv_lift::Error),
-    Io(std::io::Error),
-}
-
-impl From<spirv_lift::Error> for WriteFailure {
-    fn from(e: spirv_lift::Error) -> Self {
-        WriteFailure::Translate(e)
-    }
-}
-
-impl From<std::io::Error> for WriteFailure {
-    fn from(e: std::io::Error) -> Self {
-        WriteFailure::Io(e)
-    }
-}
-
-impl From<spirv_lift::WriteError> for WriteFailure {
-    fn from(e: spirv_lift::WriteError) -> Self {
-        match e {
-            spirv_lift::WriteError::Translate(e) => WriteFailure::Translate(e),
-            spirv_lift::WriteError::Io(e) => WriteFailure::Io(e),
         }
     }
 }

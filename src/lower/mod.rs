@@ -128,7 +128,7 @@ pub(crate) fn lower_module_into(
 ) -> Result<llvm::Module, Error> {
     let mut source = spv.take_functions();
     let facts = std::mem::take(&mut spv.facts);
-    let functions = std::mem::take(&mut source.functions);
+    let functions = &source.functions;
     // Decorations are read into a map by target; their instructions (a large part of an
     // OpenCL module's preamble) are not kept beside it.
     let decorates: Vec<Inst> = spv
@@ -138,7 +138,7 @@ pub(crate) fn lower_module_into(
         })
         .collect();
     spv.preamble.shrink_to_fit();
-    let mut cx = Ctx::new(&spv, &functions, &facts, opts)?;
+    let mut cx = Ctx::new(&spv, functions, &facts, opts)?;
     cx.read_decorations(decorates)?;
     cx.read_preamble(&facts)?;
     cx.m.triple = cx.triple();
@@ -160,9 +160,9 @@ pub(crate) fn lower_module_into(
         cx.lower_global_inst(inst)
             .map_err(|e| e.or_at(&inst.location()))?;
     }
-    cx.finish_resources(&functions, &facts);
+    cx.finish_resources(functions, &facts);
     cx.reserve_entry_names();
-    for f in &functions {
+    for f in functions {
         cx.declare_function(f)
             .map_err(|e| e.or_at(&f.def.location()))?;
     }
@@ -194,7 +194,6 @@ pub(crate) fn lower_module_into(
         });
     }
     let mut lowered = vec![false; declared];
-    source.functions = functions;
     for i in 0..fids.len() {
         let Some(fid) = fids[i] else { continue };
         let f = source.take(i, words)?;

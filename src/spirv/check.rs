@@ -49,8 +49,12 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         })
         .filter_map(|i| i.result_id)
         .collect();
-    let uses = |inst: &Inst| check_uses(def_op, kernel, &dropped_sets, inst);
-    header_insts(module).try_for_each(uses)?;
+    let uses = Uses {
+        def_op,
+        kernel,
+        dropped_sets: &dropped_sets,
+    };
+    header_insts(module).try_for_each(|i| uses.check(i, &mut |_| {}))?;
     let mut values = super::values::ValueChecker::new(module)?;
     let mut limits = super::limits::LimitChecker::new(module)?;
     let global_var: Vec<bool> = {
@@ -77,84 +81,98 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         if func.blocks.is_empty() {
             continue;
         }
-        let body = || func.blocks.iter().flat_map(|b| b.insts.iter());
-        for b in &func.blocks {
-            uses(&b.label)?;
-            b.insts.iter().try_for_each(uses)?;
-        }
-        check_function(&func)?;
-        values.function(&func)?;
-        limits.function(i, &func)?;
-        super::dominance::check_function(&func)?;
+        // Ids used, and the facts lowering needs, in one pass over the body.
         let mut vars = Vec::new();
-        for inst in body() {
-            if inst.op == Op::FunctionCall
-                && let Ok(callee) = inst.id(0)
-            {
-                facts.calls[i].push(callee);
+        let mut note_use = |id: u32| {
+            if global_var.get(id as usize).copied().unwrap_or(false) {
+                vars.push(id);
             }
-            if crate::lower::builtins::is_convergent_op(inst.op) {
-                facts.convergent_op[i] = true;
+        };
+        for b in &func.blocks {
+            uses.check(&b.label, &mut note_use)?;
+            for inst in &b.insts {
+                uses.check(inst, &mut note_use)?;
+                if inst.op == Op::FunctionCall
+                    && let Ok(callee) = inst.id(0)
+                {
+                    facts.calls[i].push(callee);
+                }
+                if crate::lower::builtins::is_convergent_op(inst.op) {
+                    facts.convergent_op[i] = true;
+                }
             }
-            vars.extend(
-                inst.used_ids()
-                    .filter(|&id| global_var.get(id as usize).copied().unwrap_or(false)),
-            );
         }
         vars.sort_unstable();
         vars.dedup();
         facts.global_vars[i] = vars;
+        check_function(&func)?;
+        values.function(&func)?;
+        limits.function(i, &func)?;
+        super::dominance::check_function(&func)?;
     }
     limits.finish(module)?;
     Ok(facts)
 }
 
-/// Every id an instruction uses is defined; its result type is a type; its scope and
-/// memory-semantics operands are constants (in shaders).
-fn check_uses(
-    def_op: &[Option<Op>],
+/// What the per-instruction id checks need.
+struct Uses<'a> {
+    def_op: &'a [Option<Op>],
+    /// Kernels may pass scopes and semantics as runtime values.
     kernel: bool,
-    dropped_sets: &[u32],
-    inst: &Inst,
-) -> Result<(), Error> {
-    if matches!(inst.op, Op::Name | Op::MemberName) {
-        return Ok(());
-    }
-    if inst.op == Op::ExtInst && inst.id(0).is_ok_and(|s| dropped_sets.contains(&s)) {
-        return Ok(());
-    }
-    for id in inst.used_ids() {
-        let defined = def_op.get(id as usize).is_some_and(|d| d.is_some());
-        if !defined {
-            return Err(Error::at(ErrorKind::UndefinedId(id), inst.location()));
+    /// Extended-instruction imports whose instructions are dropped (not checked).
+    dropped_sets: &'a [u32],
+}
+
+impl Uses<'_> {
+    /// Every id an instruction uses is defined (each is shown to `used`); its result
+    /// type is a type; its scope and memory-semantics operands are constants (in
+    /// shaders).
+    fn check(&self, inst: &Inst, used: &mut dyn FnMut(u32)) -> Result<(), Error> {
+        let def_op = self.def_op;
+        if matches!(inst.op, Op::Name | Op::MemberName) {
+            return Ok(());
         }
-    }
-    if let Some(t) = inst.result_type
-        && !def_op
-            .get(t as usize)
-            .copied()
-            .flatten()
-            .is_some_and(super::is_type_op)
-    {
-        return Err(inst.invalid(format!("result type %{t} is not a type")));
-    }
-    for (i, operand) in inst.operands.iter().enumerate() {
-        if let super::Operand::IdScope(id) | super::Operand::IdMemorySemantics(id) = operand {
-            let op = def_op.get(*id as usize).copied().flatten();
-            if !kernel
-                && !matches!(
-                    op,
-                    Some(Op::Constant | Op::SpecConstant | Op::SpecConstantOp | Op::ConstantNull)
-                )
-            {
-                return Err(inst.err(format!(
-                    "operand {i} (%{id}) must be the id of an integer constant, not {}",
-                    op.map_or("undefined", |o| super::op_name_of(o as u32).unwrap_or("?"))
-                )));
+        if inst.op == Op::ExtInst && inst.id(0).is_ok_and(|s| self.dropped_sets.contains(&s)) {
+            // Not checked (not all operands are ids), but shown as lowering saw them.
+            inst.used_ids().for_each(used);
+            return Ok(());
+        }
+        for id in inst.used_ids() {
+            let defined = def_op.get(id as usize).is_some_and(|d| d.is_some());
+            if !defined {
+                return Err(Error::at(ErrorKind::UndefinedId(id), inst.location()));
+            }
+            used(id);
+        }
+        if let Some(t) = inst.result_type
+            && !def_op
+                .get(t as usize)
+                .copied()
+                .flatten()
+                .is_some_and(super::is_type_op)
+        {
+            return Err(inst.invalid(format!("result type %{t} is not a type")));
+        }
+        for (i, operand) in inst.operands.iter().enumerate() {
+            if let super::Operand::IdScope(id) | super::Operand::IdMemorySemantics(id) = operand {
+                let op = def_op.get(*id as usize).copied().flatten();
+                if !self.kernel
+                    && !matches!(
+                        op,
+                        Some(
+                            Op::Constant | Op::SpecConstant | Op::SpecConstantOp | Op::ConstantNull
+                        )
+                    )
+                {
+                    return Err(inst.err(format!(
+                        "operand {i} (%{id}) must be the id of an integer constant, not {}",
+                        op.map_or("undefined", |o| super::op_name_of(o as u32).unwrap_or("?"))
+                    )));
+                }
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The instructions outside function bodies: preamble, globals, and each function's

@@ -199,7 +199,7 @@ pub fn load(words: &[u32]) -> Result<Module, Error> {
 }
 
 /// As [`load`], but without keeping the function bodies: each is decoded again for the
-/// checks and again for lowering ([`Module::take_body`]), so the decoded form of the
+/// checks and again for lowering ([`BodySource::take`]), so the decoded form of the
 /// whole module is never in memory at once (it is about seven times the input).
 pub(crate) fn load_streaming(words: &[u32]) -> Result<Module, Error> {
     load_with(words, true)
