@@ -176,14 +176,7 @@ fn diff(expected: &str, actual: &str) -> String {
 }
 
 fn filetest_paths() -> Vec<PathBuf> {
-    let dir = common::repo_root().join("tests/filetests");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "spvasm"))
-        .collect();
-    paths.sort();
-    paths
+    common::filetest_files()
 }
 
 fn bless_mode() -> bool {

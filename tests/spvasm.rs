@@ -77,13 +77,7 @@ fn corpus_assembles_like_spirv_as() {
 
 #[test]
 fn filetests_assemble_like_spirv_as() {
-    let dir = common::repo_root().join("tests/filetests");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("read tests/filetests")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "spvasm"))
-        .collect();
-    files.sort();
+    let files = common::filetest_files();
     assert!(!files.is_empty());
     let mut failures = Vec::new();
     for path in &files {

@@ -25,13 +25,13 @@ fn option_sets() -> Vec<(&'static str, Options)> {
     ]
 }
 
-fn words_of(path: &Path) -> Vec<u32> {
+/// The words of a `.spv` file or of a `.spvasm` file assembled, if it reads as either.
+fn words_of(path: &Path) -> Option<Vec<u32>> {
     let bytes = std::fs::read(path).expect("read input");
     if path.extension().is_some_and(|e| e == "spvasm") {
-        let text = String::from_utf8(bytes).expect("UTF-8 assembly");
-        spirv_lift::spirv::asm::assemble(&text).expect("assembles")
+        spirv_lift::spirv::asm::assemble(std::str::from_utf8(&bytes).ok()?).ok()
     } else {
-        spirv_lift::spirv::words_from_bytes(&bytes).expect("SPIR-V words")
+        spirv_lift::spirv::words_from_bytes(&bytes).ok()
     }
 }
 
@@ -39,25 +39,11 @@ fn words_of(path: &Path) -> Vec<u32> {
 fn streamed_text_counts_and_errors_match_the_whole_module() {
     let mut inputs = common::corpus_files();
     inputs.extend(common::spv_files_in(&["tests/malformed"]));
-    let filetests = common::repo_root().join("tests/filetests");
-    let mut asm: Vec<_> = std::fs::read_dir(&filetests)
-        .expect("filetests")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "spvasm"))
-        .collect();
-    asm.sort();
-    inputs.extend(asm);
+    inputs.extend(common::filetest_files());
     let (mut same_text, mut same_error) = (0, 0);
     for path in &inputs {
-        let words = match std::fs::read(path).ok().and_then(|b| {
-            if path.extension().is_some_and(|e| e == "spvasm") {
-                spirv_lift::spirv::asm::assemble(std::str::from_utf8(&b).ok()?).ok()
-            } else {
-                spirv_lift::spirv::words_from_bytes(&b).ok()
-            }
-        }) {
-            Some(w) => w,
-            None => continue,
+        let Some(words) = words_of(path) else {
+            continue;
         };
         for (label, options) in option_sets() {
             let what = format!("{} ({label})", path.display());
@@ -217,7 +203,7 @@ impl std::io::Write for Full {
 #[test]
 fn a_failing_writer_is_an_io_error() {
     let path = common::repo_root().join("cl-kernels/bitonic_sort.O2.spv");
-    let words = words_of(&path);
+    let words = words_of(&path).expect("a SPIR-V module");
     for room in [0, 100] {
         let err =
             spirv_lift::translate_to_writer(&words, &Options::default(), &mut Full { room }, false)

@@ -125,13 +125,24 @@ pub fn corpus_files() -> Vec<PathBuf> {
 
 /// The `.spv` files of each directory (relative to the repository), sorted per directory.
 pub fn spv_files_in(dirs: &[&str]) -> Vec<PathBuf> {
+    files_in(dirs, "spv")
+}
+
+/// The filetests (`tests/filetests/*.spvasm`), sorted.
+pub fn filetest_files() -> Vec<PathBuf> {
+    files_in(&["tests/filetests"], "spvasm")
+}
+
+/// The files with extension `ext` of each directory (relative to the repository),
+/// sorted per directory.
+pub fn files_in(dirs: &[&str], ext: &str) -> Vec<PathBuf> {
     let root = repo_root();
     let mut all = Vec::new();
     for dir in dirs {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
             .unwrap_or_else(|e| panic!("reading {dir}/: {e}"))
             .map(|entry| entry.expect("directory entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "spv"))
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
             .collect();
         files.sort();
         all.extend(files);
