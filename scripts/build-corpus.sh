@@ -2,7 +2,8 @@
 # Rebuild the SPIR-V test corpus from the sources in shaders/ and cl-kernels/.
 #
 #   shaders/<name>.<comp|frag|vert>  -> shaders/<name>.<stage>.spv
-#       glslangValidator -V --target-env vulkan1.3, validated with spirv-val --target-env vulkan1.3;
+#       glslangValidator -V --target-env vulkan1.3, validated with spirv-val --target-env vulkan1.3
+#       --scalar-block-layout;
 #       a source line `// corpus-target-env: vulkanX.Y` selects another env for both steps
 #       (used to get SPIR-V 1.0/1.3 forms such as OpExecutionMode LocalSize and OpKill).
 #   cl-kernels/<name>.cl             -> cl-kernels/<name>.O0.spv and cl-kernels/<name>.O2.spv
@@ -81,7 +82,8 @@ for src in "${shader_srcs[@]}"; do
     if ! "$GLSLANG" -V --target-env "$env" -o "$out" "$src" >"$log" 2>&1; then
         rm -f "$out"; reject "shaders/$name.spv" "glslangValidator --target-env $env" "$log"; continue
     fi
-    if ! "$SPIRV_VAL" --target-env "$env" "$out" >"$log" 2>&1; then
+    # --scalar-block-layout: shaders may use the scalarBlockLayout feature (layout_scalar.comp).
+    if ! "$SPIRV_VAL" --target-env "$env" --scalar-block-layout "$out" >"$log" 2>&1; then
         rm -f "$out"; reject "shaders/$name.spv" "spirv-val --target-env $env" "$log"; continue
     fi
     kept=$((kept + 1))

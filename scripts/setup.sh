@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the oracle tools the test suite runs (SPEC §8), from Debian bookworm packages:
-#   llvm-19, llvm-22       opt-19 / opt-22 -passes=verify, llvm-as, llc
+#   llvm-19, llvm-22       opt-19 / opt-22 -passes=verify, llvm-as, llc; lli-22 runs
+#                          translated layout shaders on the CPU (tests/layout.rs)
 #   spirv-tools            spirv-as, spirv-val, spirv-dis
 #   glslang-tools          glslangValidator (rebuilds shaders/)
 #   clang-15, llvm-spirv-15  rebuild cl-kernels/
@@ -15,7 +16,7 @@ set -euo pipefail
 
 packages=(llvm-19 llvm-22 spirv-tools glslang-tools clang-15 llvm-spirv-15 hyperfine time gcc g++
           libc6-dev bsdutils)
-tools=(opt-19 llvm-as-19 llc-19 opt-22 llvm-as-22 llc-22 spirv-as spirv-val spirv-dis
+tools=(opt-19 llvm-as-19 llc-19 opt-22 llvm-as-22 llc-22 lli-22 spirv-as spirv-val spirv-dis
        glslangValidator clang-15 llvm-spirv-15 hyperfine gcc g++ script)
 
 missing=()

@@ -251,7 +251,9 @@ fn val_env(info: &ModuleInfo) -> Vec<&'static str> {
         5 => "vulkan1.2",
         _ => "vulkan1.3",
     };
-    vec!["--target-env", env]
+    // Modules written for the scalarBlockLayout feature (core in Vulkan 1.2) are valid
+    // Vulkan; the flag relaxes only the block layout rules.
+    vec!["--target-env", env, "--scalar-block-layout"]
 }
 
 struct Outcome {
@@ -724,9 +726,10 @@ mod tests {
             physical32: false,
             minor,
         };
-        assert_eq!(val_env(&shader(6)), ["--target-env", "vulkan1.3"]);
-        assert_eq!(val_env(&shader(0)), ["--target-env", "vulkan1.0"]);
-        assert_eq!(val_env(&shader(3)), ["--target-env", "vulkan1.1"]);
+        let scalar = "--scalar-block-layout";
+        assert_eq!(val_env(&shader(6)), ["--target-env", "vulkan1.3", scalar]);
+        assert_eq!(val_env(&shader(0)), ["--target-env", "vulkan1.0", scalar]);
+        assert_eq!(val_env(&shader(3)), ["--target-env", "vulkan1.1", scalar]);
         let kernel = ModuleInfo {
             kernel: true,
             physical32: false,

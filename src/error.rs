@@ -193,3 +193,8 @@ impl std::error::Error for Error {}
 pub(crate) fn invalid(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::InvalidModule(msg.into()))
 }
+
+/// An [`ErrorKind::UnsupportedForm`] error without a location yet.
+pub(crate) fn unsupported(msg: impl Into<String>) -> Error {
+    Error::new(ErrorKind::UnsupportedForm(msg.into()))
+}

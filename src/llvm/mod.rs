@@ -230,8 +230,8 @@ pub struct Module {
     pub kernels_first: bool,
     types: Vec<Type>,
     type_map: HashMap<Type, TypeId>,
-    /// Identified struct types: name and body.
-    structs: Vec<(String, Vec<TypeId>)>,
+    /// Identified struct types: name, body, and whether the struct is packed.
+    structs: Vec<(String, Vec<TypeId>, bool)>,
     consts: Vec<Const>,
     const_map: HashMap<Const, ConstId>,
     mds: Vec<Vec<MdOperand>>,
@@ -267,8 +267,13 @@ impl Module {
 
     /// Declares a new identified struct type (bodies may be set later).
     pub fn new_struct(&mut self, hint: &str) -> TypeId {
+        self.new_struct_with(hint, false)
+    }
+
+    /// Declares a new identified struct type, packed (`<{ … }>`) or not.
+    pub fn new_struct_with(&mut self, hint: &str, packed: bool) -> TypeId {
         let name = self.global_names.unique_in("struct", hint);
-        self.structs.push((name, Vec::new()));
+        self.structs.push((name, Vec::new(), packed));
         let idx = (self.structs.len() - 1) as u32;
         self.ty(Type::Named(idx))
     }
@@ -284,7 +289,7 @@ impl Module {
     pub fn struct_fields(&self, ty: TypeId) -> Option<&[TypeId]> {
         match &self.types[ty.index()] {
             Type::Named(i) => self.structs.get(*i as usize).map(|s| s.1.as_slice()),
-            Type::Struct(f) => Some(f),
+            Type::Struct(f) | Type::Packed(f) => Some(f),
             _ => None,
         }
     }

@@ -33,10 +33,11 @@ pub(crate) fn write_prologue<W: Write + ?Sized>(w: &mut W, m: &Module) -> Result
     if !m.structs.is_empty() {
         writeln!(w)?;
     }
-    for (name, body) in &m.structs {
-        write!(w, "%{name} = type {{")?;
+    for (name, body, packed) in &m.structs {
+        let (open, close) = if *packed { ("<{", "}>") } else { ("{", "}") };
+        write!(w, "%{name} = type {open}")?;
         write_list(w, m, body)?;
-        writeln!(w, "}}")?;
+        writeln!(w, "{close}")?;
     }
     if !m.globals.is_empty() {
         writeln!(w)?;
@@ -179,6 +180,11 @@ pub fn write_type<W: Write + ?Sized>(w: &mut W, m: &Module, t: TypeId) -> Result
             w.write_str("{")?;
             write_list(w, m, fields)?;
             w.write_str("}")
+        }
+        Type::Packed(fields) => {
+            w.write_str("<{")?;
+            write_list(w, m, fields)?;
+            w.write_str("}>")
         }
         Type::Named(i) => {
             w.write_str("%")?;

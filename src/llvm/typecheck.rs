@@ -45,7 +45,9 @@ fn member(m: &Module, t: TypeId, idx: &[u32]) -> Option<TypeId> {
     for &i in idx {
         cur = match m.type_of_id(cur) {
             Type::Array(n, e) if u64::from(i) < *n => *e,
-            Type::Struct(_) | Type::Named(_) => *m.struct_fields(cur)?.get(i as usize)?,
+            Type::Struct(_) | Type::Packed(_) | Type::Named(_) => {
+                *m.struct_fields(cur)?.get(i as usize)?
+            }
             _ => return None,
         };
     }

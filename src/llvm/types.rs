@@ -25,6 +25,9 @@ pub enum Type {
     Array(u64, TypeId),
     /// A literal struct `{ T, ... }`.
     Struct(Vec<TypeId>),
+    /// A literal packed struct `<{ T, ... }>` (no alignment padding: each field starts
+    /// where the previous one ends; explicit layouts are built from these).
+    Packed(Vec<TypeId>),
     /// An identified struct, by index into the module's struct table.
     Named(u32),
     /// `target("name", types..., ints...)`.

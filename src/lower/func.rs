@@ -36,6 +36,9 @@ pub(crate) struct FnCtx<'c, 'a, 'f> {
     type_error: Option<String>,
     /// (from label, to label) → number of CFG edges.
     edges: HashMap<(u32, u32), u32>,
+    /// Pointers whose memory is not laid out as their pointee type's default (access
+    /// chains into laid-out aggregates; `layout.rs`).
+    pub ptr_shapes: HashMap<u32, super::layout::ShapeId>,
 }
 
 /// The successor label ids of a terminator, with multiplicity.
@@ -128,6 +131,7 @@ pub(crate) fn lower_function(
         phis: Vec::new(),
         entry_allocas: Vec::new(),
         edges,
+        ptr_shapes: HashMap::new(),
     };
     if !fx.cx.const_samplers.is_empty() {
         fx.materialize_samplers(func)?;
@@ -454,7 +458,11 @@ impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
                 self.define(inst, Value::Const(c))
             }
             Op::CopyObject => {
-                let v = self.val(inst.id(0)?)?;
+                let src = inst.id(0)?;
+                if let Some(s) = self.ptr_shapes.get(&src).copied() {
+                    self.ptr_shapes.insert(inst.rid()?, s);
+                }
+                let v = self.val(src)?;
                 self.define(inst, v)
             }
             Op::CopyLogical => {

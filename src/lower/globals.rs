@@ -24,7 +24,9 @@ impl Ctx<'_> {
             return Err(inst.err("OpVariable's type is not a pointer"));
         };
         let sc = inst.storage_class(0)?;
-        let ty = self.llty(pointee)?;
+        // Memory is in the explicit layout where the type has one (layout.rs).
+        let shape = self.shape(pointee)?;
+        let ty = self.layouts.get(shape).mem;
         let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
         let init_id = match inst.operands.get(1) {
             Some(Operand::IdRef(i)) => Some(*i),
@@ -33,7 +35,7 @@ impl Ctx<'_> {
         let import = matches!(self.linkage_name(id), Some((_, LinkageType::Import)));
         let init = match init_id {
             Some(i) => match self.global_value(i).map(|v| v.v) {
-                Some(Value::Const(c)) => Some(c),
+                Some(Value::Const(c)) => Some(self.const_to_mem(c, shape)?),
                 _ => {
                     return Err(
                         inst.unsupported_form(format!("initializer %{i} is not a constant"))
@@ -41,11 +43,12 @@ impl Ctx<'_> {
                 }
             },
             None if import => None,
+            // Output variables are read by the next stage: declared, never defined here,
+            // so that no optimization may drop a store to them or fold a load.
             None => match sc {
-                StorageClass::Workgroup
-                | StorageClass::Private
-                | StorageClass::Output
-                | StorageClass::Function => Some(self.m.constant(crate::llvm::Const::Poison(ty))),
+                StorageClass::Workgroup | StorageClass::Private | StorageClass::Function => {
+                    Some(self.m.constant(crate::llvm::Const::Poison(ty)))
+                }
                 StorageClass::CrossWorkgroup if self.kernel => Some(self.null_of(ty)),
                 _ => None,
             },
@@ -79,9 +82,7 @@ impl Ctx<'_> {
             || (sc == StorageClass::UniformConstant && init.is_some());
         let linkage = match (self.linkage_name(id), sc) {
             (Some((_, LinkageType::Export)), _) => Linkage::External,
-            (_, StorageClass::Workgroup | StorageClass::Private | StorageClass::Output) => {
-                Linkage::Internal
-            }
+            (_, StorageClass::Workgroup | StorageClass::Private) => Linkage::Internal,
             _ => Linkage::External,
         };
         let align = self.deco_lit(id, Decoration::Alignment);

@@ -206,40 +206,62 @@ impl FnCtx<'_, '_, '_> {
                 let ptr = inst.id(0)?;
                 let a = memory_access(inst, 1);
                 let p = self.val(ptr)?;
+                let shape = self.ptr_shape(ptr)?;
+                let tags = self.access_tags(p, a.nonprivate);
+                if !self.cx.layouts.is_direct(shape) {
+                    // A laid-out aggregate: member by member (layout.rs).
+                    let v = self.load_shaped(p, shape, &a, &tags)?;
+                    return self.define(inst, v).map(|()| true);
+                }
                 let ty = self.cx.llty(inst.rty()?)?;
+                let align = a.align.or_else(|| self.layout_align(shape));
                 self.emit_result(
                     inst,
                     InstKind::Load {
                         ty,
                         ptr: p,
-                        align: a.align,
+                        align,
                         volatile: a.volatile,
                         atomic: None,
                     },
                 )?;
-                let tags = self.access_tags(p, a.nonprivate);
                 self.tag_last(&tags);
             }
             Op::Store => {
                 let ptr = inst.id(0)?;
                 let a = memory_access(inst, 2);
                 let (p, v) = (self.val(ptr)?, self.val(inst.id(1)?)?);
+                let shape = self.ptr_shape(ptr)?;
+                let tags = self.access_tags(p, a.nonprivate);
+                if !self.cx.layouts.is_direct(shape) {
+                    self.store_shaped(p, shape, v, &a, &tags)?;
+                    return Ok(true);
+                }
+                let align = a.align.or_else(|| self.layout_align(shape));
                 self.emit_void(InstKind::Store {
                     val: v,
                     ptr: p,
-                    align: a.align,
+                    align,
                     volatile: a.volatile,
                     atomic: None,
                 });
-                let tags = self.access_tags(p, a.nonprivate);
                 self.tag_last(&tags);
             }
             Op::CopyMemory => {
                 let (dst, src) = (inst.id(0)?, inst.id(1)?);
                 let (a, b) = copy_accesses(inst, 2);
-                let ty = self.cx.llty(self.pointee(src)?)?;
+                let (dshape, sshape) = (self.ptr_shape(dst)?, self.ptr_shape(src)?);
                 let (d, s) = (self.val(dst)?, self.val(src)?);
                 let vk = self.copy_vulkan_tags(a, b);
+                if !(self.cx.layouts.is_direct(dshape) && self.cx.layouts.is_direct(sshape)) {
+                    // Through the value: the two sides may be laid out differently.
+                    let load_tags = TagSet::from_tags(vk.iter().cloned().chain(self.space_tag(s)));
+                    let v = self.load_shaped(s, sshape, &b, &load_tags)?;
+                    let store_tags = TagSet::from_tags(vk.into_iter().chain(self.space_tag(d)));
+                    self.store_shaped(d, dshape, v, &a, &store_tags)?;
+                    return Ok(true);
+                }
+                let ty = self.cx.layouts.get(sshape).mem;
                 let v = self.emit(
                     "copy",
                     ty,
@@ -297,7 +319,7 @@ impl FnCtx<'_, '_, '_> {
             }
             Op::PtrDiff => {
                 let rty = self.cx.llty(inst.rty()?)?;
-                let elem = self.cx.llty(self.pointee(inst.id(0)?)?)?;
+                let elem = self.cx.mem_ty(self.pointee(inst.id(0)?)?)?;
                 let (a, b) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
                 let ai = self.emit(
                     "t",
@@ -555,7 +577,8 @@ impl FnCtx<'_, '_, '_> {
                 inst.unsupported_form(format!("function-scope variable in storage class {sc:?}"))
             );
         }
-        let ty = self.cx.llty(pointee)?;
+        let shape = self.cx.shape(pointee)?;
+        let ty = self.cx.layouts.get(shape).mem;
         let addrspace = super::types::addrspace(sc, self.cx.opts.target)?;
         let align = self
             .cx
@@ -570,115 +593,13 @@ impl FnCtx<'_, '_, '_> {
         )?;
         if let Some(Operand::IdRef(init)) = inst.operands.get(1) {
             let v = self.val(*init)?;
-            self.emit_void(InstKind::Store {
-                val: v,
-                ptr: p,
-                align,
-                volatile: false,
-                atomic: None,
-            });
             let tags = self.access_tags(p, false);
-            self.tag_last(&tags);
+            let access = Access {
+                align,
+                ..Access::default()
+            };
+            self.store_shaped(p, shape, v, &access, &tags)?;
         }
-        Ok(())
-    }
-
-    fn access_chain(&mut self, inst: &Inst) -> Result<(), Error> {
-        let base = inst.id(0)?;
-        let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
-        let inbounds = matches!(
-            inst.op,
-            Op::AccessChain | Op::InBoundsAccessChain | Op::InBoundsPtrAccessChain
-        );
-        let mut cur = self.pointee(base)?;
-        let src = self.cx.llty(cur)?;
-        let p = self.val(base)?;
-        let ids = inst.ids_from(1)?;
-        if ids.is_empty() {
-            return self.define(inst, p);
-        }
-        let mut indices = Vec::with_capacity(ids.len() + 1);
-        // With the backend workarounds, per index: whether it is a zero structure index,
-        // and the SPIR-V type it selects.
-        let track = self.cx.backend_workarounds();
-        let cap = if track { ids.len() + 1 } else { 0 };
-        let (mut zero_struct, mut selected) = (Vec::with_capacity(cap), Vec::with_capacity(cap));
-        let mut rest = ids.as_slice();
-        if ptr_chain {
-            indices.push(self.val(ids[0])?);
-            rest = &ids[1..];
-        } else {
-            indices.push(self.cx.i32_val(0));
-        }
-        if track {
-            zero_struct.push(false);
-            selected.push(cur);
-        }
-        for &idx in rest {
-            let mut is_zero_struct = false;
-            match self.cx.spv_ty(cur)?.clone() {
-                SpvTy::Struct { members } => {
-                    let k = self.cx.const_int(idx).ok_or_else(|| {
-                        inst.err(format!("struct index %{idx} is not a constant"))
-                    })?;
-                    cur = *members
-                        .get(k as usize)
-                        .ok_or_else(|| inst.err(format!("struct index {k} out of range")))?;
-                    indices.push(self.cx.i32_val(k));
-                    is_zero_struct = k == 0;
-                }
-                SpvTy::Array { elem, .. }
-                | SpvTy::RuntimeArray { elem }
-                | SpvTy::Vector { elem, .. } => {
-                    cur = elem;
-                    indices.push(self.val(idx)?);
-                }
-                SpvTy::Matrix { col, .. } => {
-                    cur = col;
-                    indices.push(self.val(idx)?);
-                }
-                other => return Err(inst.err(format!("cannot index into {other:?}"))),
-            }
-            if track {
-                zero_struct.push(is_zero_struct);
-                selected.push(cur);
-            }
-        }
-        let (mut src, mut p, mut start) = (src, p, 0);
-        if track {
-            // LLVM 22's SPIR-V backend writes a zero structure index as OpConstantNull,
-            // which spirv-val rejects. Member 0 is at offset 0, so a trailing zero index
-            // can go, and an inner one starts a new `getelementptr` on the member type.
-            while indices.len() > 1 && zero_struct.last() == Some(&true) {
-                indices.pop();
-                zero_struct.pop();
-            }
-            while let Some(j) = (start + 1..indices.len()).find(|&j| zero_struct[j]) {
-                let pty = self.ll_type_of(p);
-                p = self.emit(
-                    "t",
-                    pty,
-                    InstKind::Gep {
-                        inbounds,
-                        src,
-                        ptr: p,
-                        indices: indices[start..j].to_vec(),
-                    },
-                );
-                src = self.cx.llty(selected[j])?;
-                start = j;
-            }
-        }
-        indices.drain(..start);
-        self.emit_result(
-            inst,
-            InstKind::Gep {
-                inbounds,
-                src,
-                ptr: p,
-                indices,
-            },
-        )?;
         Ok(())
     }
 

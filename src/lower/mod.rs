@@ -15,6 +15,7 @@ pub mod extinst;
 mod extlower;
 mod func;
 mod globals;
+mod layout;
 pub mod mangle;
 mod memory;
 mod ops;
@@ -95,6 +96,8 @@ pub(crate) struct Ctx<'a> {
     pub const_samplers: std::collections::BTreeMap<u32, (u32, u32, u32)>,
     /// Descriptor and push-constant variables passed as arguments (amdgcn; `abi.rs`).
     pub resources: abi::Resources,
+    /// Explicit layouts of laid-out types (`layout.rs`).
+    pub layouts: layout::Layouts,
 }
 
 /// Receives the LLVM module while [`lower_module_into`] builds it, so that it can be
@@ -253,6 +256,7 @@ impl<'a> Ctx<'a> {
             spec_constants: spec_constant_ids(spv, bound),
             const_samplers: Default::default(),
             resources: Default::default(),
+            layouts: Default::default(),
         })
     }
 
@@ -327,6 +331,16 @@ impl<'a> Ctx<'a> {
                 Op::Name => {
                     self.names.insert(inst.id(0)?, inst.string(1)?.to_string());
                 }
+                Op::MemberDecorate => {
+                    if let Operand::Decoration(d) = inst.operand(2)? {
+                        let lit = match inst.operands.get(3) {
+                            Some(Operand::LiteralBit32(v)) => Some(*v),
+                            _ => None,
+                        };
+                        self.layouts
+                            .member_decoration(inst.id(0)?, inst.lit(1)?, *d, lit);
+                    }
+                }
                 // Groups: their decorations are copied to the targets below.
                 Op::DecorationGroup | Op::GroupDecorate | Op::GroupMemberDecorate => {}
                 _ => {}
@@ -340,6 +354,25 @@ impl<'a> Ctx<'a> {
                     .entry(target)
                     .or_default()
                     .extend(decos.iter().cloned());
+            }
+        }
+        for inst in spv
+            .preamble
+            .iter()
+            .filter(|i| i.op == Op::GroupMemberDecorate)
+        {
+            let group = inst.id(0)?;
+            let decos = self.decorations.get(&group).cloned().unwrap_or_default();
+            for pair in inst.operands[1..].chunks(2) {
+                if let [Operand::IdRef(st), Operand::LiteralBit32(member)] = pair {
+                    for (d, ops) in &decos {
+                        let lit = match ops.first() {
+                            Some(Operand::LiteralBit32(v)) => Some(*v),
+                            _ => None,
+                        };
+                        self.layouts.member_decoration(*st, *member, *d, lit);
+                    }
+                }
             }
         }
         // A function serving several entry points is lowered once and wrapped per entry.

@@ -301,7 +301,16 @@ impl Ctx<'_> {
             Op::TypeQueue => self.opaque("spirv.Queue"),
             _ => return Err(inst.unsupported()),
         };
-        self.set_type(inst, spv, llvm)
+        let laid_out = matches!(
+            spv,
+            SpvTy::Struct { .. } | SpvTy::Array { .. } | SpvTy::RuntimeArray { .. }
+        );
+        self.set_type(inst, spv, llvm)?;
+        if laid_out {
+            self.compute_layout(inst.rid()?)
+                .map_err(|e| e.or_at(&inst.location()))?;
+        }
+        Ok(())
     }
 
     fn opaque(&mut self, name: &'static str) -> (SpvTy, TypeId) {

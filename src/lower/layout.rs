@@ -1,0 +1,1043 @@
+//! Explicit layouts: where `Offset`, `ArrayStride`, `MatrixStride` and `RowMajor` put
+//! data in memory, as LLVM types whose data layout agrees with them on any target.
+//!
+//! A SPIR-V type has one LLVM *value* type (`types.rs`: structs as `{ … }`, matrices as
+//! arrays of column vectors) and, where it is explicitly laid out, a *memory* type that
+//! pointers to it address, described by a [`Shape`]:
+//!
+//! - a struct with `Offset`s is a packed struct `%Name.layout = type <{ … }>` with each
+//!   member at its offset and `[N x i8]` padding between members;
+//! - an array with an `ArrayStride` larger than its element is an array of
+//!   `<{ elem, [pad x i8] }>` wrappers (an access chain adds a `0` index after the
+//!   element index);
+//! - a vector inside a layout is `[N x T]`, so that it occupies exactly `N` elements (an
+//!   LLVM `<3 x float>` occupies 16 bytes), and is still loaded and stored as `<N x T>`;
+//! - a matrix member is laid out by its `MatrixStride`: column-major as an array of
+//!   (wrapped) columns, row-major as an array of (wrapped) rows; a pointer to a column of
+//!   a row-major matrix is a [`ShapeKind::Strided`] pointer to its first element.
+//!
+//! Packed structs have alignment 1 and every member type's allocation size is exactly its
+//! size, so the offsets do not depend on the data layout string. Loads and stores of a
+//! whole laid-out aggregate go member by member ([`FnCtx::load_shaped`]); scalars and
+//! vectors load directly. Kernel (OpenCL) modules keep C layout: no shapes are built.
+
+use super::func::FnCtx;
+use super::{Ctx, SpvTy};
+use crate::error::Error;
+use crate::llvm::{Const, InstKind, Type, TypeId, Value};
+use crate::spirv::{Inst, Op};
+use ::spirv::Decoration;
+use foldhash::HashMap;
+
+/// Index of a [`Shape`] in [`Layouts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ShapeId(u32);
+
+/// How the memory behind a pointer is laid out.
+#[derive(Clone, Debug)]
+pub(crate) struct Shape {
+    pub kind: ShapeKind,
+    /// The SPIR-V type whose memory this is.
+    pub spv: u32,
+    /// The LLVM type of the memory (a `getelementptr` source type).
+    pub mem: TypeId,
+    /// The LLVM type of a value loaded from it.
+    pub val: TypeId,
+    /// Size in bytes, where it does not depend on the data layout.
+    pub size: Option<u64>,
+}
+
+/// The kinds of [`Shape`].
+#[derive(Clone, Debug)]
+pub(crate) enum ShapeKind {
+    /// Memory holds the value type as LLVM lays it out (nothing explicit below).
+    Plain,
+    /// A vector inside a layout: `[N x T]` in memory, `<N x T>` as a value.
+    Vector,
+    /// Member `k` is LLVM field `fields[k].0` with shape `fields[k].1`.
+    Struct { fields: Vec<(u32, ShapeId)> },
+    /// Elements (array elements or matrix columns) at a stride; a wrapped element is
+    /// field 0 of `<{ elem, [pad x i8] }>`.
+    Array {
+        elem: ShapeId,
+        len: u64,
+        wrapped: bool,
+    },
+    /// A row-major matrix: `rows` rows of `cols` elements, rows at the matrix stride.
+    /// `column` is the shape of a pointer to one column.
+    RowMajor {
+        cols: u32,
+        wrapped: bool,
+        column: ShapeId,
+    },
+    /// A column of a row-major matrix: `n` elements, each a matrix stride apart.
+    Strided { n: u32, wrapped: bool },
+}
+
+/// The shapes of a module, interned by index.
+#[derive(Default)]
+pub(crate) struct Layouts {
+    shapes: Vec<Shape>,
+    /// Default shape of each type id whose memory differs from its value type.
+    laid: HashMap<u32, ShapeId>,
+    /// Plain shape of each type id asked for.
+    plain: HashMap<u32, ShapeId>,
+    /// `OpMemberDecorate` literals used for layouts: (struct, member, decoration).
+    member_lits: HashMap<(u32, u32, u32), u32>,
+    /// (struct, member) pairs decorated `RowMajor`.
+    row_major: HashMap<(u32, u32), ()>,
+}
+
+impl Layouts {
+    /// The shape behind an id.
+    pub fn get(&self, s: ShapeId) -> &Shape {
+        &self.shapes[s.0 as usize]
+    }
+
+    /// Whether a value loads and stores directly through a pointer of this shape.
+    pub fn is_direct(&self, s: ShapeId) -> bool {
+        let sh = self.get(s);
+        matches!(sh.kind, ShapeKind::Plain | ShapeKind::Vector) || sh.mem == sh.val
+    }
+
+    /// Records an `OpMemberDecorate` that layouts use.
+    pub fn member_decoration(&mut self, st: u32, member: u32, d: Decoration, lit: Option<u32>) {
+        match (d, lit) {
+            (Decoration::Offset | Decoration::MatrixStride, Some(v)) => {
+                self.member_lits.insert((st, member, d as u32), v);
+            }
+            (Decoration::RowMajor, _) => {
+                self.row_major.insert((st, member), ());
+            }
+            _ => {}
+        }
+    }
+
+    fn member_lit(&self, st: u32, member: u32, d: Decoration) -> Option<u32> {
+        self.member_lits.get(&(st, member, d as u32)).copied()
+    }
+
+    fn add(&mut self, s: Shape) -> ShapeId {
+        self.shapes.push(s);
+        ShapeId(self.shapes.len() as u32 - 1)
+    }
+}
+
+/// The layout context of a matrix: its member's `MatrixStride` and `RowMajor`.
+#[derive(Clone, Copy, Debug, Default)]
+struct MatrixCtx {
+    stride: Option<u32>,
+    row_major: bool,
+}
+
+impl Ctx<'_> {
+    /// The shape of memory holding a `ty` where nothing says otherwise (a variable, a
+    /// pointer of type `ptr to ty`).
+    pub(crate) fn shape(&mut self, ty: u32) -> Result<ShapeId, Error> {
+        match self.layouts.laid.get(&ty) {
+            Some(s) => Ok(*s),
+            None => self.plain_shape(ty),
+        }
+    }
+
+    /// The LLVM memory type of a `ty` (the value type unless `ty` is laid out).
+    pub(crate) fn mem_ty(&mut self, ty: u32) -> Result<TypeId, Error> {
+        let s = self.shape(ty)?;
+        Ok(self.layouts.get(s).mem)
+    }
+
+    pub(crate) fn plain_shape(&mut self, ty: u32) -> Result<ShapeId, Error> {
+        if let Some(s) = self.layouts.plain.get(&ty) {
+            return Ok(*s);
+        }
+        let llvm = self.llty(ty)?;
+        let size = self.plain_size(ty);
+        let s = self.layouts.add(Shape {
+            kind: ShapeKind::Plain,
+            spv: ty,
+            mem: llvm,
+            val: llvm,
+            size,
+        });
+        self.layouts.plain.insert(ty, s);
+        Ok(s)
+    }
+
+    /// The size of a scalar, pointer or array of them (other sizes depend on the data
+    /// layout).
+    fn plain_size(&self, ty: u32) -> Option<u64> {
+        match self.spv_ty(ty).ok()? {
+            SpvTy::Int { width, .. } | SpvTy::Float { width } => Some(u64::from(*width / 8)),
+            SpvTy::Pointer { .. } => {
+                Some(if self.addressing == ::spirv::AddressingModel::Physical32 {
+                    4
+                } else {
+                    8
+                })
+            }
+            SpvTy::Array { elem, len } => self.plain_size(*elem)?.checked_mul(*len),
+            _ => None,
+        }
+    }
+
+    /// The alignment every data layout gives a scalar, pointer or array of them: at most
+    /// the scalar's size, so an offset that is a multiple of the size is aligned.
+    fn plain_align(&self, ty: u32) -> Option<u64> {
+        match self.spv_ty(ty).ok()? {
+            SpvTy::Array { elem, .. } | SpvTy::RuntimeArray { elem } => self.plain_align(*elem),
+            _ => self.plain_size(ty),
+        }
+    }
+
+    /// Computes and records the default shape of a struct or array type just lowered,
+    /// when it is explicitly laid out (called in module order, so that every named
+    /// layout struct exists before any function is printed).
+    pub(crate) fn compute_layout(&mut self, ty: u32) -> Result<(), Error> {
+        if self.kernel {
+            return Ok(());
+        }
+        let s = self.layout_shape(ty, MatrixCtx::default())?;
+        if !matches!(self.layouts.get(s).kind, ShapeKind::Plain) {
+            self.layouts.laid.insert(ty, s);
+        }
+        Ok(())
+    }
+
+    /// The shape of a `ty` inside an explicit layout.
+    fn layout_shape(&mut self, ty: u32, mctx: MatrixCtx) -> Result<ShapeId, Error> {
+        match self.spv_ty(ty)?.clone() {
+            SpvTy::Vector { elem, n } => {
+                let e = self.llty(elem)?;
+                let size = self.plain_size(elem).map(|s| s * u64::from(n));
+                let mem = self.m.ty(Type::Array(u64::from(n), e));
+                let val = self.llty(ty)?;
+                Ok(self.layouts.add(Shape {
+                    kind: ShapeKind::Vector,
+                    spv: ty,
+                    mem,
+                    val,
+                    size,
+                }))
+            }
+            SpvTy::Matrix { col, n } => self.matrix_shape(ty, col, n, mctx),
+            SpvTy::Array { elem, len } => self.array_shape(ty, elem, len, mctx),
+            SpvTy::RuntimeArray { elem } => self.array_shape(ty, elem, 0, mctx),
+            SpvTy::Struct { members } => match self.layouts.laid.get(&ty) {
+                Some(s) => Ok(*s),
+                None => self.struct_shape(ty, &members),
+            },
+            _ => self.plain_shape(ty),
+        }
+    }
+
+    fn array_shape(
+        &mut self,
+        ty: u32,
+        elem: u32,
+        len: u64,
+        mctx: MatrixCtx,
+    ) -> Result<ShapeId, Error> {
+        let e = self.layout_shape(elem, mctx)?;
+        let stride = self.deco_lit(ty, Decoration::ArrayStride).map(u64::from);
+        let es = self.layouts.get(e).clone();
+        let plain_elem = matches!(es.kind, ShapeKind::Plain);
+        if plain_elem && (stride.is_none() || stride == es.size) {
+            return self.plain_shape(ty);
+        }
+        let (mem_elem, wrapped, size) = self.strided_elem(&es, stride, ty)?;
+        let mem = self.m.ty(Type::Array(len, mem_elem));
+        let val = self.llty(ty)?;
+        Ok(self.layouts.add(Shape {
+            kind: ShapeKind::Array {
+                elem: e,
+                len,
+                wrapped,
+            },
+            spv: ty,
+            mem,
+            val,
+            size: size.and_then(|s| s.checked_mul(len)),
+        }))
+    }
+
+    /// The memory type of one element placed `stride` bytes after the previous one:
+    /// the element itself, or `<{ elem, [pad x i8] }>`. Returns it with whether it is
+    /// wrapped and the stride.
+    fn strided_elem(
+        &mut self,
+        es: &Shape,
+        stride: Option<u64>,
+        ty: u32,
+    ) -> Result<(TypeId, bool, Option<u64>), Error> {
+        let Some(stride) = stride else {
+            return Ok((es.mem, false, es.size));
+        };
+        let size = es.size.ok_or_else(|| {
+            crate::error::unsupported(format!(
+                "%{ty}: stride {stride} over an element whose size depends on the data layout"
+            ))
+        })?;
+        if stride == size {
+            return Ok((es.mem, false, Some(stride)));
+        }
+        if stride < size {
+            return Err(crate::error::invalid(format!(
+                "%{ty}: stride {stride} is smaller than its {size}-byte element"
+            )));
+        }
+        let i8t = self.m.ty(Type::Int(8));
+        let pad = self.m.ty(Type::Array(stride - size, i8t));
+        Ok((
+            self.m.ty(Type::Packed(vec![es.mem, pad])),
+            true,
+            Some(stride),
+        ))
+    }
+
+    fn matrix_shape(
+        &mut self,
+        ty: u32,
+        col: u32,
+        n: u32,
+        mctx: MatrixCtx,
+    ) -> Result<ShapeId, Error> {
+        let SpvTy::Vector { elem, n: rows } = *self.spv_ty(col)? else {
+            return Err(crate::error::invalid(format!(
+                "%{ty}: matrix column is not a vector"
+            )));
+        };
+        let val = self.llty(ty)?;
+        let esize = self.plain_size(elem);
+        if !mctx.row_major {
+            let c = self.layout_shape(col, MatrixCtx::default())?;
+            let cs = self.layouts.get(c).clone();
+            let (mem_col, wrapped, size) =
+                self.strided_elem(&cs, mctx.stride.map(u64::from), ty)?;
+            let mem = self.m.ty(Type::Array(u64::from(n), mem_col));
+            return Ok(self.layouts.add(Shape {
+                kind: ShapeKind::Array {
+                    elem: c,
+                    len: u64::from(n),
+                    wrapped,
+                },
+                spv: ty,
+                mem,
+                val,
+                size: size.map(|s| s * u64::from(n)),
+            }));
+        }
+        // Row-major: `rows` rows of `n` elements each.
+        let e = self.llty(elem)?;
+        let esize = esize.ok_or_else(|| {
+            crate::error::unsupported(format!("%{ty}: row-major matrix of a sizeless type"))
+        })?;
+        let row = Shape {
+            kind: ShapeKind::Vector,
+            spv: col,
+            mem: self.m.ty(Type::Array(u64::from(n), e)),
+            val: e,
+            size: Some(esize * u64::from(n)),
+        };
+        let (mem_row, wrapped, size) = self.strided_elem(&row, mctx.stride.map(u64::from), ty)?;
+        let mem = self.m.ty(Type::Array(u64::from(rows), mem_row));
+        // A column: element r is one row stride after element r - 1.
+        let scalar = Shape {
+            kind: ShapeKind::Vector,
+            spv: elem,
+            mem: e,
+            val: e,
+            size: Some(esize),
+        };
+        let col_stride = size.unwrap_or(esize * u64::from(n));
+        let (mem_elem, col_wrapped, _) = self.strided_elem(&scalar, Some(col_stride), ty)?;
+        let col_val = self.llty(col)?;
+        let column = self.layouts.add(Shape {
+            kind: ShapeKind::Strided {
+                n: rows,
+                wrapped: col_wrapped,
+            },
+            spv: col,
+            mem: self.m.ty(Type::Array(u64::from(rows), mem_elem)),
+            val: col_val,
+            size: None,
+        });
+        Ok(self.layouts.add(Shape {
+            kind: ShapeKind::RowMajor {
+                cols: n,
+                wrapped,
+                column,
+            },
+            spv: ty,
+            mem,
+            val,
+            size: size.map(|s| s * u64::from(rows)),
+        }))
+    }
+
+    fn struct_shape(&mut self, ty: u32, members: &[u32]) -> Result<ShapeId, Error> {
+        let offsets: Vec<Option<u32>> = (0..members.len() as u32)
+            .map(|k| self.layouts.member_lit(ty, k, Decoration::Offset))
+            .collect();
+        if offsets.iter().all(Option::is_none) {
+            return self.plain_shape(ty);
+        }
+        let mut order: Vec<(u64, usize)> = Vec::with_capacity(members.len());
+        for (k, o) in offsets.iter().enumerate() {
+            let o = o.ok_or_else(|| {
+                crate::error::invalid(format!(
+                    "%{ty}: member {k} has no Offset while other members have one"
+                ))
+            })?;
+            order.push((u64::from(o), k));
+        }
+        order.sort_unstable();
+        let i8t = self.m.ty(Type::Int(8));
+        let mut fields = Vec::with_capacity(members.len() * 2);
+        let mut map = vec![(0u32, ShapeId(0)); members.len()];
+        let mut cursor = 0u64;
+        for (i, &(offset, k)) in order.iter().enumerate() {
+            if offset < cursor {
+                return Err(crate::error::invalid(format!(
+                    "%{ty}: member {k} at offset {offset} overlaps the member before it (which ends at {cursor})"
+                )));
+            }
+            if offset > cursor {
+                fields.push(self.m.ty(Type::Array(offset - cursor, i8t)));
+                cursor = offset;
+            }
+            let mctx = MatrixCtx {
+                stride: self
+                    .layouts
+                    .member_lit(ty, k as u32, Decoration::MatrixStride),
+                row_major: self.layouts.row_major.contains_key(&(ty, k as u32)),
+            };
+            let s = self.layout_shape(members[k], mctx)?;
+            let shape = self.layouts.get(s);
+            map[k] = (fields.len() as u32, s);
+            fields.push(shape.mem);
+            match shape.size {
+                Some(size) => cursor += size,
+                // Only the last member may have a size the data layout decides.
+                None if i + 1 == order.len() => {}
+                None => {
+                    return Err(crate::error::unsupported(format!(
+                        "%{ty}: member {k} has no explicit layout, but members follow it"
+                    )));
+                }
+            }
+        }
+        let last_sized = order
+            .last()
+            .is_none_or(|&(_, k)| self.layouts.get(map[k].1).size.is_some());
+        let val = self.llty(ty)?;
+        // Members of plain scalars (or arrays of them) in order, without padding, each at
+        // a multiple of its size: every data layout places them the same way, so the
+        // value type serves as the memory type and loads stay whole.
+        let natural = fields.len() == members.len()
+            && order.iter().enumerate().all(|(i, &(offset, k))| {
+                i == k
+                    && matches!(self.layouts.get(map[k].1).kind, ShapeKind::Plain)
+                    && self
+                        .plain_align(members[k])
+                        .is_some_and(|a| a > 0 && offset % a == 0)
+            });
+        let mem = if natural {
+            val
+        } else {
+            let hint = format!("{}.layout", self.hint(ty));
+            let mem = self.m.new_struct_with(&hint, true);
+            self.m.set_struct_body(mem, fields);
+            mem
+        };
+        Ok(self.layouts.add(Shape {
+            kind: ShapeKind::Struct { fields: map },
+            spv: ty,
+            mem,
+            val,
+            size: last_sized.then_some(cursor),
+        }))
+    }
+
+    /// A constant of a type's value form converted to the memory form of `shape`
+    /// (initializers of laid-out variables).
+    pub(crate) fn const_to_mem(
+        &mut self,
+        c: crate::llvm::ConstId,
+        shape: ShapeId,
+    ) -> Result<crate::llvm::ConstId, Error> {
+        let sh = self.layouts.get(shape).clone();
+        if matches!(sh.kind, ShapeKind::Plain) {
+            return Ok(c);
+        }
+        let elems = match self.m.const_of_id(c).clone() {
+            Const::Aggregate(_, e) => e,
+            Const::Zero(_) | Const::Null(_) => return Ok(self.m.constant(Const::Zero(sh.mem))),
+            Const::Undef(_) => return Ok(self.m.constant(Const::Undef(sh.mem))),
+            Const::Poison(_) => return Ok(self.m.constant(Const::Poison(sh.mem))),
+            _ => {
+                return Err(crate::error::unsupported(
+                    "initializer of a laid-out variable",
+                ));
+            }
+        };
+        let parts: Vec<(usize, ShapeId)> = match &sh.kind {
+            ShapeKind::Struct { fields } => fields.iter().map(|(f, s)| (*f as usize, *s)).collect(),
+            ShapeKind::Array { elem, .. } => (0..elems.len()).map(|i| (i, *elem)).collect(),
+            ShapeKind::Vector => {
+                return Ok(self.m.constant(Const::Aggregate(sh.mem, elems)));
+            }
+            _ => {
+                return Err(crate::error::unsupported(
+                    "initializer of a row-major matrix",
+                ));
+            }
+        };
+        let field_tys: Vec<TypeId> = match self.m.type_of_id(sh.mem).clone() {
+            Type::Array(_, e) => vec![e; elems.len()],
+            _ => self
+                .m
+                .struct_fields(sh.mem)
+                .map(<[_]>::to_vec)
+                .unwrap_or_default(),
+        };
+        let mut out: Vec<crate::llvm::ConstId> = field_tys
+            .iter()
+            .map(|t| self.m.constant(Const::Zero(*t)))
+            .collect();
+        for (k, (slot, s)) in parts.into_iter().enumerate() {
+            let e = *elems
+                .get(k)
+                .ok_or_else(|| crate::error::invalid("short initializer"))?;
+            let mut v = self.const_to_mem(e, s)?;
+            if let (ShapeKind::Array { wrapped: true, .. }, Some(w)) =
+                (&sh.kind, field_tys.get(slot))
+            {
+                let w = *w;
+                let pad = self.m.struct_fields(w).and_then(|f| f.get(1).copied());
+                if let Some(pad) = pad {
+                    let z = self.m.constant(Const::Zero(pad));
+                    v = self.m.constant(Const::Aggregate(w, vec![v, z]));
+                }
+            }
+            if let Some(o) = out.get_mut(slot) {
+                *o = v;
+            }
+        }
+        Ok(self.m.constant(Const::Aggregate(sh.mem, out)))
+    }
+}
+
+/// One `getelementptr` of an access chain: source type, indices and, per index,
+/// whether it is a zero structure index and the memory type it selects (for the
+/// backend workarounds).
+struct Segment {
+    src: TypeId,
+    indices: Vec<Value>,
+    zero_struct: Vec<bool>,
+    selected: Vec<TypeId>,
+}
+
+impl Segment {
+    fn new(src: TypeId, first: Value) -> Self {
+        Segment {
+            src,
+            indices: vec![first],
+            zero_struct: vec![false],
+            selected: vec![src],
+        }
+    }
+
+    fn push(&mut self, idx: Value, zero_struct: bool, selected: TypeId) {
+        self.indices.push(idx);
+        self.zero_struct.push(zero_struct);
+        self.selected.push(selected);
+    }
+}
+
+impl FnCtx<'_, '_, '_> {
+    /// `OpAccessChain` and its variants: a `getelementptr` over the memory type of the
+    /// base pointer, with each SPIR-V index mapped through the layout (member to field,
+    /// wrapper indices after strided elements); a column of a row-major matrix starts a
+    /// second `getelementptr` over the column's strided type.
+    pub(crate) fn access_chain(&mut self, inst: &Inst) -> Result<(), Error> {
+        let base = inst.id(0)?;
+        let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
+        let inbounds = matches!(
+            inst.op,
+            Op::AccessChain | Op::InBoundsAccessChain | Op::InBoundsPtrAccessChain
+        );
+        let ids = inst.ids_from(1)?;
+        let mut shape = self.ptr_shape(base)?;
+        let mut p = self.val(base)?;
+        let mut segments = Vec::new();
+        let mut rest = ids.as_slice();
+        let mem = self.cx.layouts.get(shape).mem;
+        let mut seg = match (ptr_chain, ids.first()) {
+            (false, _) | (true, None) => Segment::new(mem, self.cx.i32_val(0)),
+            (true, Some(&first)) => {
+                rest = &ids[1..];
+                let first = self.val(first)?;
+                // The pointer type's ArrayStride is the element size of pointer arithmetic.
+                let stride = (!self.cx.kernel)
+                    .then(|| {
+                        self.cx
+                            .deco_lit(self.vty(base).ok()?, Decoration::ArrayStride)
+                    })
+                    .flatten()
+                    .map(u64::from)
+                    .filter(|s| Some(*s) != self.cx.layouts.get(shape).size);
+                match stride {
+                    Some(s) => {
+                        let i8t = self.cx.m.ty(Type::Int(8));
+                        let bytes = self.cx.m.ty(Type::Array(s, i8t));
+                        segments.push(Segment::new(bytes, first));
+                        Segment::new(mem, self.cx.i32_val(0))
+                    }
+                    None => Segment::new(mem, first),
+                }
+            }
+        };
+        if ids.is_empty() {
+            self.ptr_shapes.insert(inst.rid()?, shape);
+            return self.define(inst, p);
+        }
+        for &idx in rest {
+            let sh = self.cx.layouts.get(shape).clone();
+            let (next, zero) = match &sh.kind {
+                ShapeKind::Plain => match self.cx.spv_ty(sh.spv)?.clone() {
+                    SpvTy::Struct { members } => {
+                        let k = self.struct_index(inst, idx)?;
+                        let m = *members
+                            .get(k as usize)
+                            .ok_or_else(|| inst.err(format!("struct index {k} out of range")))?;
+                        let v = self.cx.i32_val(u64::from(k));
+                        seg.indices.push(v);
+                        (self.cx.plain_shape(m)?, k == 0)
+                    }
+                    SpvTy::Array { elem, .. }
+                    | SpvTy::RuntimeArray { elem }
+                    | SpvTy::Vector { elem, .. }
+                    | SpvTy::Matrix { col: elem, .. } => {
+                        seg.indices.push(self.val(idx)?);
+                        (self.cx.plain_shape(elem)?, false)
+                    }
+                    other => return Err(inst.err(format!("cannot index into {other:?}"))),
+                },
+                ShapeKind::Vector => {
+                    seg.indices.push(self.val(idx)?);
+                    let e = self.cx.scalar_of(sh.spv)?;
+                    (self.cx.plain_shape(e)?, false)
+                }
+                ShapeKind::Struct { fields } => {
+                    let k = self.struct_index(inst, idx)?;
+                    let (f, s) = *fields
+                        .get(k as usize)
+                        .ok_or_else(|| inst.err(format!("struct index {k} out of range")))?;
+                    let v = self.cx.i32_val(u64::from(f));
+                    seg.indices.push(v);
+                    (s, f == 0)
+                }
+                ShapeKind::Array { elem, wrapped, .. } => {
+                    seg.indices.push(self.val(idx)?);
+                    if *wrapped {
+                        let wrapper = self.wrapper_of(sh.mem);
+                        seg.zero_struct.push(false);
+                        seg.selected.push(wrapper);
+                        let zero = self.cx.i32_val(0);
+                        seg.indices.push(zero);
+                        (*elem, true)
+                    } else {
+                        (*elem, false)
+                    }
+                }
+                ShapeKind::RowMajor {
+                    wrapped, column, ..
+                } => {
+                    // The column's first element: row 0, then the column index.
+                    let zero = self.cx.i32_val(0);
+                    let row = self.wrapper_of(sh.mem);
+                    seg.push(zero, false, row);
+                    let mut row_arr = row;
+                    if *wrapped {
+                        row_arr = self
+                            .cx
+                            .m
+                            .struct_fields(row)
+                            .and_then(|f| f.first().copied())
+                            .unwrap_or(row);
+                        seg.push(zero, true, row_arr);
+                    }
+                    let e = self.cx.layouts.get(*column).mem;
+                    let scalar = self.wrapper_of(row_arr);
+                    seg.push(self.val(idx)?, false, scalar);
+                    segments.push(std::mem::replace(&mut seg, Segment::new(e, zero)));
+                    shape = *column;
+                    continue;
+                }
+                ShapeKind::Strided { wrapped, .. } => {
+                    seg.indices.push(self.val(idx)?);
+                    let e = self.cx.scalar_of(sh.spv)?;
+                    if *wrapped {
+                        let wrapper = self.wrapper_of(sh.mem);
+                        seg.zero_struct.push(false);
+                        seg.selected.push(wrapper);
+                        let zero = self.cx.i32_val(0);
+                        seg.indices.push(zero);
+                        (self.cx.plain_shape(e)?, true)
+                    } else {
+                        (self.cx.plain_shape(e)?, false)
+                    }
+                }
+            };
+            shape = next;
+            seg.zero_struct.push(zero);
+            let m = self.cx.layouts.get(shape).mem;
+            seg.selected.push(m);
+        }
+        segments.push(seg);
+        let last = segments.len() - 1;
+        for (i, seg) in segments.into_iter().enumerate() {
+            p = self.emit_segment(seg, p, inbounds, (i == last).then_some(inst))?;
+        }
+        let SpvTy::Pointer {
+            pointee: result_pointee,
+            ..
+        } = *self.cx.spv_ty(inst.rty()?)?
+        else {
+            return Err(inst.err("access chain result is not a pointer"));
+        };
+        if self.cx.shape(result_pointee)? != shape {
+            self.ptr_shapes.insert(inst.rid()?, shape);
+        }
+        Ok(())
+    }
+
+    /// A constant struct index.
+    fn struct_index(&self, inst: &Inst, idx: u32) -> Result<u32, Error> {
+        self.cx
+            .const_int(idx)
+            .and_then(|k| u32::try_from(k).ok())
+            .ok_or_else(|| inst.err(format!("struct index %{idx} is not a constant")))
+    }
+
+    /// The element type of an array type (the wrapper of a strided element).
+    fn wrapper_of(&self, arr: TypeId) -> TypeId {
+        match self.cx.m.type_of_id(arr) {
+            Type::Array(_, e) => *e,
+            _ => arr,
+        }
+    }
+
+    /// Emits one segment's `getelementptr` (named after `result` when it is the last),
+    /// split where LLVM 22's SPIR-V backend needs it.
+    fn emit_segment(
+        &mut self,
+        seg: Segment,
+        p: Value,
+        inbounds: bool,
+        result: Option<&Inst>,
+    ) -> Result<Value, Error> {
+        let Segment {
+            mut src,
+            mut indices,
+            mut zero_struct,
+            selected,
+        } = seg;
+        let (mut p, mut start) = (p, 0);
+        if self.cx.backend_workarounds() {
+            // LLVM 22's SPIR-V backend writes a zero structure index as OpConstantNull,
+            // which spirv-val rejects. Field 0 is at offset 0, so a trailing zero index
+            // can go, and an inner one starts a new `getelementptr` on the field type.
+            while indices.len() > 1 && zero_struct.last() == Some(&true) {
+                indices.pop();
+                zero_struct.pop();
+            }
+            while let Some(j) = (start + 1..indices.len()).find(|&j| zero_struct[j]) {
+                let pty = self.ll_type_of(p);
+                p = self.emit(
+                    "t",
+                    pty,
+                    InstKind::Gep {
+                        inbounds,
+                        src,
+                        ptr: p,
+                        indices: indices[start..j].to_vec(),
+                    },
+                );
+                src = selected[j];
+                start = j;
+            }
+        }
+        indices.drain(..start);
+        let kind = InstKind::Gep {
+            inbounds,
+            src,
+            ptr: p,
+            indices,
+        };
+        match result {
+            Some(inst) => self.emit_result(inst, kind),
+            None => {
+                let pty = self.ll_type_of(p);
+                Ok(self.emit("t", pty, kind))
+            }
+        }
+    }
+
+    /// The alignment to state for a direct access through a pointer of this shape.
+    pub(crate) fn layout_align(&self, s: ShapeId) -> Option<u32> {
+        let sh = self.cx.layouts.get(s);
+        match sh.kind {
+            ShapeKind::Vector => self.scalar_align(sh.val),
+            _ => None,
+        }
+    }
+
+    /// The shape of the memory a pointer value points to.
+    pub(crate) fn ptr_shape(&mut self, ptr: u32) -> Result<ShapeId, Error> {
+        if let Some(s) = self.ptr_shapes.get(&ptr) {
+            return Ok(*s);
+        }
+        let pointee = self.pointee(ptr)?;
+        self.cx.shape(pointee)
+    }
+
+    /// A `getelementptr inbounds` with constant `i32` indices.
+    fn gep_const(&mut self, src: TypeId, ptr: Value, idx: &[u64]) -> Value {
+        let indices = idx.iter().map(|i| self.cx.i32_val(*i)).collect();
+        let pty = self.ll_type_of(ptr);
+        self.emit(
+            "t",
+            pty,
+            InstKind::Gep {
+                inbounds: true,
+                src,
+                ptr,
+                indices,
+            },
+        )
+    }
+
+    /// Loads a whole value through a pointer of shape `s`, member by member where the
+    /// memory is laid out; each load gets `tags`.
+    pub(crate) fn load_shaped(
+        &mut self,
+        p: Value,
+        s: ShapeId,
+        a: &super::memory::Access,
+        tags: &crate::mmra::TagSet,
+    ) -> Result<Value, Error> {
+        let sh = self.cx.layouts.get(s).clone();
+        let mut out = Value::Const(self.cx.m.constant(Const::Poison(sh.val)));
+        if self.cx.layouts.is_direct(s) {
+            let align = a.align.or_else(|| self.layout_align(s));
+            let v = self.emit(
+                "t",
+                sh.val,
+                InstKind::Load {
+                    ty: sh.val,
+                    ptr: p,
+                    align,
+                    volatile: a.volatile,
+                    atomic: None,
+                },
+            );
+            self.tag_last(tags);
+            return Ok(v);
+        }
+        match &sh.kind {
+            ShapeKind::Plain | ShapeKind::Vector => {}
+            ShapeKind::Struct { fields } => {
+                for (k, (f, fs)) in fields.iter().enumerate() {
+                    let q = self.gep_const(sh.mem, p, &[0, u64::from(*f)]);
+                    let v = self.load_shaped(q, *fs, a, tags)?;
+                    out = self.insert_value(out, v, k as u32, sh.val);
+                }
+            }
+            ShapeKind::Array { elem, len, wrapped } => {
+                check_unrolled(*len)?;
+                for i in 0..*len {
+                    let q = self.element_ptr(sh.mem, p, i, *wrapped);
+                    let v = self.load_shaped(q, *elem, a, tags)?;
+                    out = self.insert_value(out, v, i as u32, sh.val);
+                }
+            }
+            ShapeKind::RowMajor {
+                cols,
+                wrapped,
+                column,
+                ..
+            } => {
+                for c in 0..*cols {
+                    let q = self.column_ptr(sh.mem, p, c, *wrapped);
+                    let v = self.load_shaped(q, *column, a, tags)?;
+                    out = self.insert_value(out, v, c, sh.val);
+                }
+            }
+            ShapeKind::Strided { n, wrapped } => {
+                let e = self.elem_of(sh.val);
+                for r in 0..*n {
+                    let q = self.element_ptr(sh.mem, p, u64::from(r), *wrapped);
+                    let v = self.emit(
+                        "t",
+                        e,
+                        InstKind::Load {
+                            ty: e,
+                            ptr: q,
+                            align: a.align,
+                            volatile: a.volatile,
+                            atomic: None,
+                        },
+                    );
+                    self.tag_last(tags);
+                    let idx = self.cx.i32_val(u64::from(r));
+                    out = self.emit(
+                        "t",
+                        sh.val,
+                        InstKind::InsertElement {
+                            v: out,
+                            elt: v,
+                            idx,
+                        },
+                    );
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Stores a whole value through a pointer of shape `s` (the mirror of
+    /// [`FnCtx::load_shaped`]).
+    pub(crate) fn store_shaped(
+        &mut self,
+        p: Value,
+        s: ShapeId,
+        v: Value,
+        a: &super::memory::Access,
+        tags: &crate::mmra::TagSet,
+    ) -> Result<(), Error> {
+        let sh = self.cx.layouts.get(s).clone();
+        if self.cx.layouts.is_direct(s) {
+            let align = a.align.or_else(|| self.layout_align(s));
+            self.emit_void(InstKind::Store {
+                val: v,
+                ptr: p,
+                align,
+                volatile: a.volatile,
+                atomic: None,
+            });
+            self.tag_last(tags);
+            return Ok(());
+        }
+        match &sh.kind {
+            ShapeKind::Plain | ShapeKind::Vector => {}
+            ShapeKind::Struct { fields } => {
+                for (k, (f, fs)) in fields.iter().enumerate() {
+                    let q = self.gep_const(sh.mem, p, &[0, u64::from(*f)]);
+                    let m = self.extract_value(v, k as u32, self.cx.layouts.get(*fs).val);
+                    self.store_shaped(q, *fs, m, a, tags)?;
+                }
+            }
+            ShapeKind::Array { elem, len, wrapped } => {
+                check_unrolled(*len)?;
+                for i in 0..*len {
+                    let q = self.element_ptr(sh.mem, p, i, *wrapped);
+                    let m = self.extract_value(v, i as u32, self.cx.layouts.get(*elem).val);
+                    self.store_shaped(q, *elem, m, a, tags)?;
+                }
+            }
+            ShapeKind::RowMajor {
+                cols,
+                wrapped,
+                column,
+                ..
+            } => {
+                for c in 0..*cols {
+                    let q = self.column_ptr(sh.mem, p, c, *wrapped);
+                    let m = self.extract_value(v, c, self.cx.layouts.get(*column).val);
+                    self.store_shaped(q, *column, m, a, tags)?;
+                }
+            }
+            ShapeKind::Strided { n, wrapped } => {
+                for r in 0..*n {
+                    let q = self.element_ptr(sh.mem, p, u64::from(r), *wrapped);
+                    let e = self.lane(v, r);
+                    self.emit_void(InstKind::Store {
+                        val: e,
+                        ptr: q,
+                        align: a.align,
+                        volatile: a.volatile,
+                        atomic: None,
+                    });
+                    self.tag_last(tags);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The alignment to state for a vector access inside a layout: its element's size
+    /// (LLVM would otherwise assume the vector's own, larger alignment).
+    fn scalar_align(&self, val: TypeId) -> Option<u32> {
+        match self.cx.m.type_of_id(val) {
+            Type::Vector(_, e) => self
+                .cx
+                .m
+                .type_of_id(*e)
+                .scalar_bits()
+                .map(|b| (b / 8).max(1)),
+            _ => None,
+        }
+    }
+
+    /// Element `i` of an array-like memory type (through its wrapper).
+    fn element_ptr(&mut self, mem: TypeId, p: Value, i: u64, wrapped: bool) -> Value {
+        if wrapped {
+            self.gep_const(mem, p, &[0, i, 0])
+        } else {
+            self.gep_const(mem, p, &[0, i])
+        }
+    }
+
+    /// Column `c` of a row-major matrix: its element in row 0.
+    fn column_ptr(&mut self, mem: TypeId, p: Value, c: u32, wrapped: bool) -> Value {
+        if wrapped {
+            self.gep_const(mem, p, &[0, 0, 0, u64::from(c)])
+        } else {
+            self.gep_const(mem, p, &[0, 0, u64::from(c)])
+        }
+    }
+
+    fn insert_value(&mut self, agg: Value, elt: Value, i: u32, ty: TypeId) -> Value {
+        self.emit(
+            "t",
+            ty,
+            InstKind::InsertValue {
+                v: agg,
+                elt,
+                idx: vec![i],
+            },
+        )
+    }
+
+    fn extract_value(&mut self, agg: Value, i: u32, ty: TypeId) -> Value {
+        self.emit(
+            "t",
+            ty,
+            InstKind::ExtractValue {
+                v: agg,
+                idx: vec![i],
+            },
+        )
+    }
+}
+
+/// Whole-aggregate loads and stores are unrolled; this bounds the code they produce.
+fn check_unrolled(len: u64) -> Result<(), Error> {
+    if len > 1 << 14 {
+        return Err(crate::error::unsupported(format!(
+            "a load or store of a whole {len}-element laid-out array"
+        )));
+    }
+    Ok(())
+}
