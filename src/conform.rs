@@ -64,7 +64,7 @@ struct ConformCli {
 }
 
 /// The checks, in table order.
-const CHECKS: [&str; 8] = [
+const CHECKS: [&str; 9] = [
     "spirv-val",
     "translate",
     "opt-19",
@@ -73,6 +73,7 @@ const CHECKS: [&str; 8] = [
     "sync-ops",
     "annotations",
     "reader-fixpoint",
+    "effects",
 ];
 
 #[derive(Clone, Debug)]
@@ -371,10 +372,45 @@ fn check_module(
     st[6] = annotations(&text, tools, &ll, &file("bc"), &file("dis.ll"));
     // e. The reader reads the output back to the same text.
     st[7] = roundtrip::reader_fixpoint(&text).map_or_else(Status::Fail, |_| Status::Pass);
+    // f. Shaders: every output and storage buffer written is still written after
+    //    `opt-22 -O2` (a variable an optimizer may treat as private loses its stores).
+    if !info.kernel {
+        st[8] = effects(&text, tools, &ll, &file("O2.ll"));
+    }
     Outcome {
         name,
         kernel: info.kernel,
         statuses: st,
+    }
+}
+
+/// The `effects` check: the external variables written before and after `opt-22 -O2`.
+fn effects(text: &str, tools: &Tools, ll: &Path, out: &Path) -> Status {
+    let opt = match tools.get("opt-22") {
+        Ok(t) => t,
+        Err(s) => return s,
+    };
+    let args: [&std::ffi::OsStr; 5] = [
+        "-O2".as_ref(),
+        "-S".as_ref(),
+        ll.as_ref(),
+        "-o".as_ref(),
+        out.as_ref(),
+    ];
+    if let Err(e) = run(opt, &args) {
+        return Status::Fail(e);
+    }
+    let optimized = match std::fs::read_to_string(out) {
+        Ok(t) => t,
+        Err(e) => return Status::Fail(format!("cannot read {}: {e}", out.display())),
+    };
+    let before = roundtrip::effects::written_globals(text);
+    let after = roundtrip::effects::written_globals(&optimized);
+    let lost: Vec<&String> = before.difference(&after).collect();
+    if lost.is_empty() {
+        Status::Pass
+    } else {
+        Status::Fail(format!("opt-22 -O2 deletes every write to {lost:?}"))
     }
 }
 

@@ -5,11 +5,14 @@
 //! - [`compare_annotations`]: the `!mmra` tag set and `"convergencectrl"` bundle of every
 //!   instruction, between spirv-lift's output and LLVM's re-print of it (`llvm-as |
 //!   llvm-dis`), both read with [`crate::llvm::document`].
+//! - [`effects::written_globals`]: the externally visible variables a module writes (the
+//!   `effects` check: the same set before and after `opt -O2`).
 //! - [`reader_fixpoint`]: reading spirv-lift's output and printing the reading gives the
 //!   same text.
 //!
 //! The command itself (external tools, threads, the table) is in the binary.
 
+pub mod effects;
 pub mod sync;
 
 use crate::llvm::document::{self, Document, Tag};
