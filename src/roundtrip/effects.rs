@@ -80,15 +80,13 @@ pub fn written_globals(ir: &str) -> BTreeSet<String> {
             {
                 out.insert(g);
             }
-        } else if line.contains("@llvm.memcpy")
+        } else if (line.contains("@llvm.memcpy")
             || line.contains("@llvm.memmove")
-            || line.contains("@llvm.memset")
+            || line.contains("@llvm.memset"))
+            && let Some((_, args)) = line.split_once('(')
+            && let Some(g) = ptr_after(args)
         {
-            if let Some((_, args)) = line.split_once('(')
-                && let Some(g) = ptr_after(args)
-            {
-                out.insert(g);
-            }
+            out.insert(g);
         }
     }
     out
