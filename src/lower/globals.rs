@@ -86,6 +86,10 @@ impl Ctx<'_> {
             _ => Linkage::External,
         };
         let align = self.deco_lit(id, Decoration::Alignment);
+        let md = self
+            .decorations_md(id)
+            .map(|n| vec![("spirv.Decorations".to_string(), n)])
+            .unwrap_or_default();
         let g = Global {
             name: String::new(),
             ty,
@@ -94,11 +98,60 @@ impl Ctx<'_> {
             constant,
             linkage,
             align,
-            md: Vec::new(),
+            md,
         };
         let gid = self.m.add_global(&hint, g);
         self.m.ty(Type::Ptr(a));
         self.set_global_value(id, Value::Global(gid), ptr_ty)
+    }
+
+    /// The interface and resource decorations of a variable as `!spirv.Decorations`
+    /// (LLVM's SPIR-V backend reads this form: a node of `!{i32 <Decoration>,
+    /// <literal operands as i32>...}` per decoration), so that bindings, locations,
+    /// built-ins, interpolation and access qualifiers reach a consumer and llc's SPIR-V
+    /// output. `None` when the variable has none of them.
+    fn decorations_md(&mut self, id: u32) -> Option<crate::llvm::MdId> {
+        use Decoration as D;
+        let i32t = self.m.ty(Type::Int(32));
+        let mut nodes = Vec::new();
+        for (d, ops) in self.decos(id).to_vec() {
+            let carried = matches!(
+                d,
+                D::DescriptorSet
+                    | D::Binding
+                    | D::Location
+                    | D::Component
+                    | D::BuiltIn
+                    | D::Flat
+                    | D::NoPerspective
+                    | D::Centroid
+                    | D::Sample
+                    | D::Patch
+                    | D::Invariant
+                    | D::Index
+                    | D::InputAttachmentIndex
+                    | D::NonWritable
+                    | D::NonReadable
+                    | D::Restrict
+                    | D::Aliased
+                    | D::Coherent
+                    | D::Volatile
+            );
+            if !carried {
+                continue;
+            }
+            let mut node = vec![MdOperand::Int(i32t, i64::from(d as u32))];
+            for op in &ops {
+                let v = match op {
+                    Operand::LiteralBit32(v) => *v,
+                    Operand::BuiltIn(b) => *b as u32,
+                    _ => continue,
+                };
+                node.push(MdOperand::Int(i32t, i64::from(v)));
+            }
+            nodes.push(MdOperand::Node(self.m.md(node)));
+        }
+        (!nodes.is_empty()).then(|| self.m.md(nodes))
     }
 
     /// Creates the LLVM function (signature only) for a SPIR-V function.
