@@ -892,3 +892,52 @@ fn push_constants_read_at_their_offsets() {
         }
     }
 }
+
+/// A whole load of a huge laid-out array is unrolled element by element, so its size is
+/// bounded: a typed error, not gigabytes of IR.
+#[test]
+fn whole_loads_of_huge_laid_out_arrays_are_refused() {
+    let asm = |len: u32| {
+        format!(
+            r#"OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %arr ArrayStride 16
+OpMemberDecorate %Block 0 Offset 0
+OpDecorate %Block Block
+OpDecorate %u DescriptorSet 0
+OpDecorate %u Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%len = OpConstant %uint {len}
+%zero = OpConstant %uint 0
+%arr = OpTypeArray %float %len
+%Block = OpTypeStruct %arr
+%ptr = OpTypePointer Uniform %Block
+%parr = OpTypePointer Uniform %arr
+%u = OpVariable %ptr Uniform
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%p = OpAccessChain %parr %u %zero
+%v = OpLoad %arr %p
+OpReturn
+OpFunctionEnd
+"#
+        )
+    };
+    let small = spirv_lift::spirv::asm::assemble(&asm(4)).unwrap();
+    let ir = spirv_lift::translate(&small, &Options::default())
+        .unwrap()
+        .to_string();
+    assert_eq!(ir.matches("load float").count(), 4, "{ir}");
+    let huge = spirv_lift::spirv::asm::assemble(&asm(1 << 20)).unwrap();
+    let err = spirv_lift::translate(&huge, &Options::default()).unwrap_err();
+    assert!(
+        err.to_string().contains("whole laid-out aggregate"),
+        "{err}"
+    );
+    assert!(err.location.word.is_some(), "{err}");
+}

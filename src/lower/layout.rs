@@ -45,6 +45,8 @@ pub(crate) struct Shape {
     pub val: TypeId,
     /// Size in bytes, where it does not depend on the data layout.
     pub size: Option<u64>,
+    /// How many loads a whole load of it takes (saturating).
+    pub leaves: u64,
 }
 
 /// The kinds of [`Shape`].
@@ -158,6 +160,7 @@ impl Ctx<'_> {
             mem: llvm,
             val: llvm,
             size,
+            leaves: 1,
         });
         self.layouts.plain.insert(ty, s);
         Ok(s)
@@ -217,6 +220,7 @@ impl Ctx<'_> {
                     mem,
                     val,
                     size,
+                    leaves: 1,
                 }))
             }
             SpvTy::Matrix { col, n } => self.matrix_shape(ty, col, n, mctx),
@@ -257,6 +261,7 @@ impl Ctx<'_> {
             mem,
             val,
             size: size.and_then(|s| s.checked_mul(len)),
+            leaves: es.leaves.saturating_mul(len),
         }))
     }
 
@@ -324,6 +329,7 @@ impl Ctx<'_> {
                 mem,
                 val,
                 size: size.map(|s| s * u64::from(n)),
+                leaves: u64::from(n),
             }));
         }
         // Row-major: `rows` rows of `n` elements each.
@@ -337,6 +343,7 @@ impl Ctx<'_> {
             mem: self.m.ty(Type::Array(u64::from(n), e)),
             val: e,
             size: Some(esize * u64::from(n)),
+            leaves: 1,
         };
         let (mem_row, wrapped, size) = self.strided_elem(&row, mctx.stride.map(u64::from), ty)?;
         let mem = self.m.ty(Type::Array(u64::from(rows), mem_row));
@@ -347,6 +354,7 @@ impl Ctx<'_> {
             mem: e,
             val: e,
             size: Some(esize),
+            leaves: 1,
         };
         let col_stride = size.unwrap_or(esize * u64::from(n));
         let (mem_elem, col_wrapped, _) = self.strided_elem(&scalar, Some(col_stride), ty)?;
@@ -360,6 +368,7 @@ impl Ctx<'_> {
             mem: self.m.ty(Type::Array(u64::from(rows), mem_elem)),
             val: col_val,
             size: None,
+            leaves: u64::from(rows),
         });
         Ok(self.layouts.add(Shape {
             kind: ShapeKind::RowMajor {
@@ -371,6 +380,7 @@ impl Ctx<'_> {
             mem,
             val,
             size: size.map(|s| s * u64::from(rows)),
+            leaves: u64::from(rows).saturating_mul(u64::from(n)),
         }))
     }
 
@@ -426,6 +436,9 @@ impl Ctx<'_> {
                 }
             }
         }
+        let leaves = map.iter().fold(0u64, |n, (_, s)| {
+            n.saturating_add(self.layouts.get(*s).leaves)
+        });
         let last_sized = order
             .last()
             .is_none_or(|&(_, k)| self.layouts.get(map[k].1).size.is_some());
@@ -455,6 +468,7 @@ impl Ctx<'_> {
             mem,
             val,
             size: last_sized.then_some(cursor),
+            leaves,
         }))
     }
 
@@ -845,6 +859,7 @@ impl FnCtx<'_, '_, '_> {
             self.tag_last(tags);
             return Ok(v);
         }
+        check_unrolled(sh.leaves)?;
         match &sh.kind {
             ShapeKind::Plain | ShapeKind::Vector => {}
             ShapeKind::Struct { fields } => {
@@ -855,7 +870,6 @@ impl FnCtx<'_, '_, '_> {
                 }
             }
             ShapeKind::Array { elem, len, wrapped } => {
-                check_unrolled(*len)?;
                 for i in 0..*len {
                     let q = self.element_ptr(sh.mem, p, i, *wrapped);
                     let v = self.load_shaped(q, *elem, a, tags)?;
@@ -929,6 +943,7 @@ impl FnCtx<'_, '_, '_> {
             self.tag_last(tags);
             return Ok(());
         }
+        check_unrolled(sh.leaves)?;
         match &sh.kind {
             ShapeKind::Plain | ShapeKind::Vector => {}
             ShapeKind::Struct { fields } => {
@@ -939,7 +954,6 @@ impl FnCtx<'_, '_, '_> {
                 }
             }
             ShapeKind::Array { elem, len, wrapped } => {
-                check_unrolled(*len)?;
                 for i in 0..*len {
                     let q = self.element_ptr(sh.mem, p, i, *wrapped);
                     let m = self.extract_value(v, i as u32, self.cx.layouts.get(*elem).val);
@@ -1032,11 +1046,12 @@ impl FnCtx<'_, '_, '_> {
     }
 }
 
-/// Whole-aggregate loads and stores are unrolled; this bounds the code they produce.
-fn check_unrolled(len: u64) -> Result<(), Error> {
-    if len > 1 << 14 {
+/// Whole-aggregate loads and stores of laid-out memory are unrolled; this bounds the
+/// code one of them produces.
+fn check_unrolled(leaves: u64) -> Result<(), Error> {
+    if leaves > 1 << 16 {
         return Err(crate::error::unsupported(format!(
-            "a load or store of a whole {len}-element laid-out array"
+            "a load or store of a whole laid-out aggregate of {leaves} scalars and vectors (at most 65536)"
         )));
     }
     Ok(())
