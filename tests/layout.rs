@@ -513,10 +513,30 @@ fn offsets_match_decorations() {
     );
 }
 
-/// A buffer for [`run_shader`]: the global's name and its bytes.
+/// A buffer for [`run_shader`]: the global's name and its bytes. A name the shader does
+/// not declare is memory of the harness's own (what a buffer reference points to);
+/// `pointers` are (offset, buffer) pairs: the harness stores that buffer's address at the
+/// offset before the first invocation.
 struct Buffer {
     name: &'static str,
     bytes: Vec<u8>,
+    pointers: Vec<(usize, &'static str)>,
+}
+
+fn buffer(name: &'static str, bytes: Vec<u8>) -> Buffer {
+    Buffer {
+        name,
+        bytes,
+        pointers: Vec::new(),
+    }
+}
+
+fn byte_string(bytes: &[u8]) -> String {
+    let mut init = String::new();
+    for byte in bytes {
+        write!(init, "\\{byte:02X}").unwrap();
+    }
+    init
 }
 
 fn put_f32(b: &mut [u8], offset: usize, v: f32) {
@@ -558,14 +578,11 @@ fn run_shader(spv: &Path, buffers: &[Buffer], invocations: u32) -> HashMap<Strin
                 .and_then(|r| r.split_once(')'))
                 .map_or("0", |(a, _)| a);
             if let Some(b) = buffers.iter().find(|b| b.name == name) {
-                let mut init = String::new();
-                for byte in &b.bytes {
-                    write!(init, "\\{byte:02X}").unwrap();
-                }
                 writeln!(
                     text,
-                    "@{name} = addrspace({space}) global [{} x i8] c\"{init}\", align 16",
-                    b.bytes.len()
+                    "@{name} = addrspace({space}) global [{} x i8] c\"{}\", align 16",
+                    b.bytes.len(),
+                    byte_string(&b.bytes)
                 )
                 .unwrap();
             } else if name.starts_with("__spirv_BuiltIn") {
@@ -583,10 +600,41 @@ fn run_shader(spv: &Path, buffers: &[Buffer], invocations: u32) -> HashMap<Strin
         text.push_str(line);
         text.push('\n');
     }
+    let space_of = |name: &str| {
+        ir.lines()
+            .find_map(|l| {
+                l.strip_prefix(&format!("@{name} = external addrspace("))
+                    .and_then(|r| r.split_once(')'))
+                    .map(|(a, _)| a.to_string())
+            })
+            .unwrap_or_else(|| "0".to_string())
+    };
+    for b in buffers.iter().filter(|b| space_of(b.name) == "0") {
+        writeln!(
+            text,
+            "@{} = global [{} x i8] c\"{}\", align 16",
+            b.name,
+            b.bytes.len(),
+            byte_string(&b.bytes)
+        )
+        .unwrap();
+    }
     text.push_str(
         "declare i32 @printf(ptr, ...)\n@fmt = private constant [4 x i8] c\"%u\\0A\\00\"\n",
     );
     text.push_str("define i32 @harness() {\n");
+    for (k, b) in buffers.iter().enumerate() {
+        let space = space_of(b.name);
+        for (j, (offset, target)) in b.pointers.iter().enumerate() {
+            let ts = space_of(target);
+            writeln!(
+                text,
+                "  %r{k}.{j} = ptrtoint ptr addrspace({ts}) @{target} to i64\n  %s{k}.{j} = getelementptr i8, ptr addrspace({space}) @{}, i64 {offset}\n  store i64 %r{k}.{j}, ptr addrspace({space}) %s{k}.{j}",
+                b.name
+            )
+            .unwrap();
+        }
+    }
     for x in 0..invocations {
         for (name, space) in &builtins {
             let v = if name.contains("Invocation") { x } else { 0 };
@@ -600,14 +648,7 @@ fn run_shader(spv: &Path, buffers: &[Buffer], invocations: u32) -> HashMap<Strin
     }
     let mut k = 0;
     for b in buffers {
-        let space = ir
-            .lines()
-            .find_map(|l| {
-                l.strip_prefix(&format!("@{} = external addrspace(", b.name))
-                    .and_then(|r| r.split_once(')'))
-                    .map(|(a, _)| a.to_string())
-            })
-            .unwrap();
+        let space = space_of(b.name);
         for w in 0..b.bytes.len() / 4 {
             writeln!(
                 text,
@@ -685,16 +726,7 @@ fn std140_block_reads_every_member_at_its_offset() {
     put_i32(&mut u, 208, 1); // idx
     let out = run_shader(
         &shader("layout_std140.comp.spv"),
-        &[
-            Buffer {
-                name: "u",
-                bytes: u,
-            },
-            Buffer {
-                name: "Result",
-                bytes: vec![0; 4 * 17],
-            },
-        ],
+        &[buffer("u", u), buffer("Result", vec![0; 4 * 17])],
         1,
     );
     let r: Vec<f32> = (0..17).map(|i| f32_at(&out["Result"], 4 * i)).collect();
@@ -743,16 +775,7 @@ fn std430_buffers_load_and_store_whole_structs_and_matrices() {
     }
     let out = run_shader(
         &shader("layout_std430.comp.spv"),
-        &[
-            Buffer {
-                name: "inb",
-                bytes: inb,
-            },
-            Buffer {
-                name: "outb",
-                bytes: vec![0; 288],
-            },
-        ],
+        &[buffer("inb", inb), buffer("outb", vec![0; 288])],
         4,
     );
     let o = &out["outb"];
@@ -802,14 +825,7 @@ fn scalar_layout_packs_vec3_without_padding() {
     for i in 0..2 {
         put_f32(&mut s, 52 + 16 * i, 50.0 + i as f32); // t[i].a
     }
-    let out = run_shader(
-        &shader("layout_scalar.comp.spv"),
-        &[Buffer {
-            name: "s",
-            bytes: s,
-        }],
-        1,
-    );
+    let out = run_shader(&shader("layout_scalar.comp.spv"), &[buffer("s", s)], 1);
     let o = &out["s"];
     assert_eq!(f32_at(o, 0), 7.0, "f = v.x + v.y + v.z");
     assert_eq!(
@@ -851,18 +867,9 @@ fn push_constants_read_at_their_offsets() {
     let out = run_shader(
         &shader("layout_push_constants.comp.spv"),
         &[
-            Buffer {
-                name: "pc",
-                bytes: pc,
-            },
-            Buffer {
-                name: "Data",
-                bytes: data,
-            },
-            Buffer {
-                name: "Codes",
-                bytes: vec![0; 8 * 8],
-            },
+            buffer("pc", pc),
+            buffer("Data", data),
+            buffer("Codes", vec![0; 8 * 8]),
         ],
         8,
     );
@@ -940,4 +947,52 @@ OpFunctionEnd
         "{err}"
     );
     assert!(err.location.word.is_some(), "{err}");
+}
+
+/// `layout_buffer_reference.comp`: std430 structs reached through buffer references
+/// (a vec3 then a float, an ivec2 at 16, a pointer member at 24), loaded and stored.
+#[test]
+fn buffer_references_follow_the_std430_layout() {
+    let node = |base: f32| {
+        let mut b = vec![0u8; 32];
+        for j in 0..3 {
+            put_f32(&mut b, 4 * j, base + j as f32); // pos
+        }
+        put_f32(&mut b, 12, base + 10.0); // w
+        put_i32(&mut b, 16, 40);
+        put_i32(&mut b, 20, 41); // pair
+        b
+    };
+    let mut first = node(100.0);
+    first[24..32].fill(0); // next: set by the harness
+    let mut root = vec![0u8; 32];
+    root[8..32].fill(0);
+    let out = run_shader(
+        &shader("layout_buffer_reference.comp.spv"),
+        &[
+            Buffer {
+                name: "root",
+                bytes: root,
+                pointers: vec![(0, "node_a")],
+            },
+            Buffer {
+                name: "node_a",
+                bytes: first,
+                pointers: vec![(24, "node_b")],
+            },
+            buffer("node_b", node(200.0)),
+        ],
+        1,
+    );
+    let r: Vec<f32> = (0..5).map(|i| f32_at(&out["root"], 8 + 4 * i)).collect();
+    assert_eq!(r, [101.0, 110.0, 41.0, 202.0, 210.0]);
+    let b = &out["node_b"];
+    let pos = [f32_at(b, 0), f32_at(b, 4), f32_at(b, 8)];
+    assert_eq!(pos, [7.0, 8.0, 9.0], "m.pos");
+    assert_eq!(f32_at(b, 12), 210.0, "m.w untouched by the vec3 store");
+    assert_eq!(
+        [i32_at(b, 16), i32_at(b, 20)],
+        [41, 42],
+        "m.pair = n.pair + 1"
+    );
 }
