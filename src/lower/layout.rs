@@ -245,7 +245,9 @@ impl Ctx<'_> {
         let stride = self.deco_lit(ty, Decoration::ArrayStride).map(u64::from);
         let es = self.layouts.get(e).clone();
         let plain_elem = matches!(es.kind, ShapeKind::Plain);
-        if plain_elem && (stride.is_none() || stride == es.size) {
+        // An element with no layout of its own and a size the data layout decides (a
+        // struct without Offsets) is not in explicitly laid-out memory in a valid module.
+        if plain_elem && (stride.is_none() || stride == es.size || es.size.is_none()) {
             return self.plain_shape(ty);
         }
         let (mem_elem, wrapped, size) = self.strided_elem(&es, stride, ty)?;
@@ -391,15 +393,16 @@ impl Ctx<'_> {
         if offsets.iter().all(Option::is_none) {
             return self.plain_shape(ty);
         }
-        let mut order: Vec<(u64, usize)> = Vec::with_capacity(members.len());
-        for (k, o) in offsets.iter().enumerate() {
-            let o = o.ok_or_else(|| {
-                crate::error::invalid(format!(
-                    "%{ty}: member {k} has no Offset while other members have one"
-                ))
-            })?;
-            order.push((u64::from(o), k));
+        // Offsets on some members only: not a block layout (spirv-val requires them on
+        // every member of a laid-out struct), so LLVM's own layout.
+        if offsets.iter().any(Option::is_none) {
+            return self.plain_shape(ty);
         }
+        let mut order: Vec<(u64, usize)> = offsets
+            .iter()
+            .enumerate()
+            .filter_map(|(k, o)| o.map(|o| (u64::from(o), k)))
+            .collect();
         order.sort_unstable();
         let i8t = self.m.ty(Type::Int(8));
         let mut fields = Vec::with_capacity(members.len() * 2);
@@ -427,13 +430,10 @@ impl Ctx<'_> {
             fields.push(shape.mem);
             match shape.size {
                 Some(size) => cursor += size,
-                // Only the last member may have a size the data layout decides.
+                // Only the last member may have a size the data layout decides; a struct
+                // with one in the middle is not a valid block layout: LLVM's own layout.
                 None if i + 1 == order.len() => {}
-                None => {
-                    return Err(crate::error::unsupported(format!(
-                        "%{ty}: member {k} has no explicit layout, but members follow it"
-                    )));
-                }
+                None => return self.plain_shape(ty),
             }
         }
         let leaves = map.iter().fold(0u64, |n, (_, s)| {
