@@ -1,4 +1,5 @@
-//! Memory: variables, loads, stores, copies, access chains, atomics and barriers.
+//! Memory: variables, loads, stores, copies, atomics and barriers (access chains and the
+//! member-by-member forms of laid-out memory are in `layout.rs`).
 //!
 //! Orderings (SPEC §4.1): Acquire → `acquire`, Release → `release`, AcquireRelease →
 //! `acq_rel`, SequentiallyConsistent → `seq_cst`, none → `monotonic` for atomics; clamped
