@@ -652,17 +652,8 @@ impl FnCtx<'_, '_, '_> {
                     (s, f == 0)
                 }
                 ShapeKind::Array { elem, wrapped, .. } => {
-                    seg.indices.push(self.val(idx)?);
-                    if *wrapped {
-                        let wrapper = self.wrapper_of(sh.mem);
-                        seg.zero_struct.push(false);
-                        seg.selected.push(wrapper);
-                        let zero = self.cx.i32_val(0);
-                        seg.indices.push(zero);
-                        (*elem, true)
-                    } else {
-                        (*elem, false)
-                    }
+                    let i = self.val(idx)?;
+                    (*elem, self.push_element(&mut seg, sh.mem, i, *wrapped))
                 }
                 ShapeKind::RowMajor {
                     wrapped, column, ..
@@ -689,18 +680,10 @@ impl FnCtx<'_, '_, '_> {
                     continue;
                 }
                 ShapeKind::Strided { wrapped, .. } => {
-                    seg.indices.push(self.val(idx)?);
+                    let i = self.val(idx)?;
+                    let zero = self.push_element(&mut seg, sh.mem, i, *wrapped);
                     let e = self.cx.scalar_of(sh.spv)?;
-                    if *wrapped {
-                        let wrapper = self.wrapper_of(sh.mem);
-                        seg.zero_struct.push(false);
-                        seg.selected.push(wrapper);
-                        let zero = self.cx.i32_val(0);
-                        seg.indices.push(zero);
-                        (self.cx.plain_shape(e)?, true)
-                    } else {
-                        (self.cx.plain_shape(e)?, false)
-                    }
+                    (self.cx.plain_shape(e)?, zero)
                 }
             };
             shape = next;
@@ -724,6 +707,21 @@ impl FnCtx<'_, '_, '_> {
             self.ptr_shapes.insert(inst.rid()?, shape);
         }
         Ok(())
+    }
+
+    /// Pushes an element index into an array-like memory type `mem` and, when its
+    /// elements are wrapped, the wrapper's field index 0 (whose flags the caller pushes);
+    /// returns whether the last index pushed is that zero structure index.
+    fn push_element(&mut self, seg: &mut Segment, mem: TypeId, i: Value, wrapped: bool) -> bool {
+        seg.indices.push(i);
+        if wrapped {
+            let wrapper = self.wrapper_of(mem);
+            seg.zero_struct.push(false);
+            seg.selected.push(wrapper);
+            let zero = self.cx.i32_val(0);
+            seg.indices.push(zero);
+        }
+        wrapped
     }
 
     /// A constant struct index.
@@ -860,62 +858,23 @@ impl FnCtx<'_, '_, '_> {
             return Ok(v);
         }
         check_unrolled(sh.leaves)?;
-        match &sh.kind {
-            ShapeKind::Plain | ShapeKind::Vector => {}
-            ShapeKind::Struct { fields } => {
-                for (k, (f, fs)) in fields.iter().enumerate() {
-                    let q = self.gep_const(sh.mem, p, &[0, u64::from(*f)]);
-                    let v = self.load_shaped(q, *fs, a, tags)?;
-                    out = self.insert_value(out, v, k as u32, sh.val);
-                }
-            }
-            ShapeKind::Array { elem, len, wrapped } => {
-                for i in 0..*len {
-                    let q = self.element_ptr(sh.mem, p, i, *wrapped);
-                    let v = self.load_shaped(q, *elem, a, tags)?;
-                    out = self.insert_value(out, v, i as u32, sh.val);
-                }
-            }
-            ShapeKind::RowMajor {
-                cols,
-                wrapped,
-                column,
-                ..
-            } => {
-                for c in 0..*cols {
-                    let q = self.column_ptr(sh.mem, p, c, *wrapped);
-                    let v = self.load_shaped(q, *column, a, tags)?;
-                    out = self.insert_value(out, v, c, sh.val);
-                }
-            }
-            ShapeKind::Strided { n, wrapped } => {
-                let e = self.elem_of(sh.val);
-                for r in 0..*n {
-                    let q = self.element_ptr(sh.mem, p, u64::from(r), *wrapped);
-                    let v = self.emit(
-                        "t",
-                        e,
-                        InstKind::Load {
-                            ty: e,
-                            ptr: q,
-                            align: a.align,
-                            volatile: a.volatile,
-                            atomic: None,
-                        },
-                    );
-                    self.tag_last(tags);
-                    let idx = self.cx.i32_val(u64::from(r));
-                    out = self.emit(
-                        "t",
-                        sh.val,
-                        InstKind::InsertElement {
-                            v: out,
-                            elt: v,
-                            idx,
-                        },
-                    );
-                }
-            }
+        let lanes = matches!(sh.kind, ShapeKind::Strided { .. });
+        for (q, part, i) in self.parts(p, &sh)? {
+            let v = self.load_shaped(q, part, a, tags)?;
+            out = if lanes {
+                let idx = self.cx.i32_val(u64::from(i));
+                self.emit(
+                    "t",
+                    sh.val,
+                    InstKind::InsertElement {
+                        v: out,
+                        elt: v,
+                        idx,
+                    },
+                )
+            } else {
+                self.insert_value(out, v, i, sh.val)
+            };
         }
         Ok(out)
     }
@@ -944,50 +903,58 @@ impl FnCtx<'_, '_, '_> {
             return Ok(());
         }
         check_unrolled(sh.leaves)?;
+        let lanes = matches!(sh.kind, ShapeKind::Strided { .. });
+        for (q, part, i) in self.parts(p, &sh)? {
+            let m = if lanes {
+                self.lane(v, i)
+            } else {
+                let t = self.cx.layouts.get(part).val;
+                self.extract_value(v, i, t)
+            };
+            self.store_shaped(q, part, m, a, tags)?;
+        }
+        Ok(())
+    }
+
+    /// The parts a whole access of laid-out memory splits into: a pointer to each, its
+    /// shape, and its index in the value (a vector lane for a strided column, else an
+    /// aggregate index).
+    fn parts(&mut self, p: Value, sh: &Shape) -> Result<Vec<(Value, ShapeId, u32)>, Error> {
+        let mut out = Vec::new();
         match &sh.kind {
             ShapeKind::Plain | ShapeKind::Vector => {}
             ShapeKind::Struct { fields } => {
                 for (k, (f, fs)) in fields.iter().enumerate() {
                     let q = self.gep_const(sh.mem, p, &[0, u64::from(*f)]);
-                    let m = self.extract_value(v, k as u32, self.cx.layouts.get(*fs).val);
-                    self.store_shaped(q, *fs, m, a, tags)?;
+                    out.push((q, *fs, k as u32));
                 }
             }
             ShapeKind::Array { elem, len, wrapped } => {
                 for i in 0..*len {
                     let q = self.element_ptr(sh.mem, p, i, *wrapped);
-                    let m = self.extract_value(v, i as u32, self.cx.layouts.get(*elem).val);
-                    self.store_shaped(q, *elem, m, a, tags)?;
+                    out.push((q, *elem, i as u32));
                 }
             }
             ShapeKind::RowMajor {
                 cols,
                 wrapped,
                 column,
-                ..
             } => {
                 for c in 0..*cols {
                     let q = self.column_ptr(sh.mem, p, c, *wrapped);
-                    let m = self.extract_value(v, c, self.cx.layouts.get(*column).val);
-                    self.store_shaped(q, *column, m, a, tags)?;
+                    out.push((q, *column, c));
                 }
             }
             ShapeKind::Strided { n, wrapped } => {
+                let scalar = self.cx.scalar_of(sh.spv)?;
+                let e = self.cx.plain_shape(scalar)?;
                 for r in 0..*n {
                     let q = self.element_ptr(sh.mem, p, u64::from(r), *wrapped);
-                    let e = self.lane(v, r);
-                    self.emit_void(InstKind::Store {
-                        val: e,
-                        ptr: q,
-                        align: a.align,
-                        volatile: a.volatile,
-                        atomic: None,
-                    });
-                    self.tag_last(tags);
+                    out.push((q, e, r));
                 }
             }
         }
-        Ok(())
+        Ok(out)
     }
 
     /// The alignment to state for a vector access inside a layout: its element's size

@@ -234,19 +234,7 @@ impl FnCtx<'_, '_, '_> {
                 let (p, v) = (self.val(ptr)?, self.val(inst.id(1)?)?);
                 let shape = self.ptr_shape(ptr)?;
                 let tags = self.access_tags(p, a.nonprivate);
-                if !self.cx.layouts.is_direct(shape) {
-                    self.store_shaped(p, shape, v, &a, &tags)?;
-                    return Ok(true);
-                }
-                let align = a.align.or_else(|| self.layout_align(shape));
-                self.emit_void(InstKind::Store {
-                    val: v,
-                    ptr: p,
-                    align,
-                    volatile: a.volatile,
-                    atomic: None,
-                });
-                self.tag_last(&tags);
+                self.store_shaped(p, shape, v, &a, &tags)?;
             }
             Op::CopyMemory => {
                 let (dst, src) = (inst.id(0)?, inst.id(1)?);
