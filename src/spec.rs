@@ -188,8 +188,9 @@ impl Resolved {
     }
 }
 
-/// The SpecId of each id that has one, through `OpDecorate` or a decoration group.
-fn spec_ids(module: &spirv::Module) -> Vec<(u32, u32)> {
+/// The ids carrying one of the SpecIds of `values`, with that SpecId, through `OpDecorate`
+/// or a decoration group (linear in the module, whatever the groups).
+fn spec_ids(module: &spirv::Module, values: &BTreeMap<u32, SpecValue>) -> Vec<(u32, u32)> {
     let spec_id = |inst: &Inst| match (inst.operands.as_slice(), inst.op) {
         (
             [
@@ -199,22 +200,23 @@ fn spec_ids(module: &spirv::Module) -> Vec<(u32, u32)> {
                 ..,
             ],
             Op::Decorate,
-        ) => Some((*target, *id)),
+        ) if values.contains_key(id) => Some((*target, *id)),
         _ => None,
     };
     let mut out: Vec<(u32, u32)> = module.preamble.iter().filter_map(spec_id).collect();
+    // A SpecId on a group goes to the group's targets. A SpecId decorates one constant,
+    // so a group holds at most one here (the first).
+    let on_group: BTreeMap<u32, u32> = out.iter().rev().copied().collect();
     for inst in module.preamble.iter().filter(|i| i.op == Op::GroupDecorate) {
         let Some(Operand::IdRef(group)) = inst.operands.first() else {
             continue;
         };
-        let ids: Vec<u32> = out
-            .iter()
-            .filter(|(t, _)| t == group)
-            .map(|&(_, id)| id)
-            .collect();
+        let Some(&id) = on_group.get(group) else {
+            continue;
+        };
         for target in inst.operands.iter().skip(1) {
             if let Operand::IdRef(t) = target {
-                out.extend(ids.iter().map(|&id| (*t, id)));
+                out.push((*t, id));
             }
         }
     }
@@ -247,9 +249,8 @@ pub(crate) fn resolve(
         })
         .filter_map(|i| Some((i.result_id?, i)))
         .collect();
-    let targets: Vec<(&Inst, u32)> = spec_ids(module)
+    let targets: Vec<(&Inst, u32)> = spec_ids(module, values)
         .into_iter()
-        .filter(|(_, id)| values.contains_key(id))
         .filter_map(|(target, id)| {
             let inst = defs.get(&target).filter(|i| !spirv::is_type_op(i.op))?;
             Some((*inst, id))
@@ -371,7 +372,7 @@ fn literal(value: &SpecValue, ty: Scalar) -> Result<Literal, String> {
             }
             .ok_or_else(|| doesnt_fit(value, ty))?
         }
-        (_, Scalar::Bool) => {
+        (SpecValue::Int(_) | SpecValue::Float(_) | SpecValue::Bits(_), Scalar::Bool) => {
             return Err(format!(
                 "value `{value}` is not true or false; its type is {ty}"
             ));

@@ -668,3 +668,43 @@ fn workgroup_size_builtin_follows_a_set_value() {
     assert!(ir.contains("!reqd_work_group_size !0"), "{ir}");
     assert!(ir.contains("!0 = !{i32 48, i32 1, i32 1}"), "{ir}");
 }
+
+/// A SpecId reaching its constant through a decoration group.
+const GROUPED: &str = r#"; target-env: spv1.5
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %v
+               OpExecutionMode %main LocalSize 1 1 1
+               OpName %v "v"
+               OpDecorate %group SpecId 5
+      %group = OpDecorationGroup
+               OpGroupDecorate %group %c
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+          %c = OpSpecConstant %uint 3
+     %p_uint = OpTypePointer Private %uint
+          %v = OpVariable %p_uint Private %c
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+"#;
+
+#[test]
+fn spec_id_through_a_decoration_group() {
+    let bytes = common::spirv_as(GROUPED);
+    common::spirv_val(&bytes, "spv1.5").unwrap_or_else(|e| panic!("{e}"));
+    let words = common::words_le(&bytes);
+    let ir = |o: &Options| {
+        spirv_lift::translate(&words, o)
+            .expect("translate")
+            .to_string()
+    };
+    assert!(ir(&Options::default()).contains("@v = internal addrspace(10) global i32 3"));
+    let set = ir(&Options::default().spec_constant(5, "0x2a"));
+    assert!(
+        set.contains("@v = internal addrspace(10) global i32 42"),
+        "{set}"
+    );
+}
