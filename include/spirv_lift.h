@@ -66,6 +66,22 @@ bool spirv_lift_options_set_mmra(SpirvLiftOptions *options, bool enabled);
 // `options` is NULL or a live pointer from `spirv_lift_options_new`.
 bool spirv_lift_options_set_convergence(SpirvLiftOptions *options, bool enabled);
 
+// Sets the specialization constant with SpecId `id` (GLSL `layout(constant_id = id)`)
+// to `value`, NUL-terminated UTF-8 text read by the constant's type as the command line
+// reads `--spec-const ID=VALUE`: decimal or `0x` hex integers (`-` for signed types; hex
+// is the bit pattern), floats (`1.5`, `-2e3`, `inf`, `nan`; hex is the bit pattern),
+// `true` / `false`. Setting `id` again replaces its value. The value is checked when a
+// module is translated: a SpecId the module has no constant for, or a value the
+// constant's type cannot hold, makes an error result naming the SpecId. Returns false
+// (and does nothing) when `options` or `value` is NULL or `value` is not UTF-8.
+//
+// # Safety
+// `options` is NULL or a live pointer from `spirv_lift_options_new`; `value` is NULL or
+// a NUL-terminated string.
+bool spirv_lift_options_set_spec_constant(SpirvLiftOptions *options,
+                                          uint32_t id,
+                                          const char *value);
+
 // Translates a SPIR-V module given as `count` host-endian 32-bit words. `options` may be
 // NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`.
 //

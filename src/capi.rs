@@ -14,7 +14,7 @@
 //! - Strings returned are UTF-8, NUL-terminated, and owned by the handle they came from;
 //!   they stay valid until that handle is freed.
 
-use crate::{Error, Options, Target};
+use crate::{Error, Options, SpecValue, Target};
 use std::ffi::{CStr, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -231,6 +231,40 @@ pub unsafe extern "C" fn spirv_lift_options_set_convergence(
 ) -> bool {
     // SAFETY: forwarded contract.
     unsafe { with_options(options, |o| o.convergence = enabled) }
+}
+
+/// Sets the specialization constant with SpecId `id` (GLSL `layout(constant_id = id)`)
+/// to `value`, NUL-terminated UTF-8 text read by the constant's type as the command line
+/// reads `--spec-const ID=VALUE`: decimal or `0x` hex integers (`-` for signed types; hex
+/// is the bit pattern), floats (`1.5`, `-2e3`, `inf`, `nan`; hex is the bit pattern),
+/// `true` / `false`. Setting `id` again replaces its value. The value is checked when a
+/// module is translated: a SpecId the module has no constant for, or a value the
+/// constant's type cannot hold, makes an error result naming the SpecId. Returns false
+/// (and does nothing) when `options` or `value` is NULL or `value` is not UTF-8.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`; `value` is NULL or
+/// a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_set_spec_constant(
+    options: *mut SpirvLiftOptions,
+    id: u32,
+    value: *const c_char,
+) -> bool {
+    if value.is_null() {
+        return false;
+    }
+    // SAFETY: non-null and NUL-terminated, per the contract.
+    let Ok(text) = unsafe { CStr::from_ptr(value) }.to_str() else {
+        return false;
+    };
+    let value = SpecValue::from(text);
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_options(options, |o| {
+            o.spec_constants.insert(id, value);
+        })
+    }
 }
 
 /// Translates a SPIR-V module given as `count` host-endian 32-bit words. `options` may be
@@ -544,6 +578,33 @@ mod tests {
             let msg = CStr::from_ptr(spirv_lift_result_error_message(r, std::ptr::null_mut()));
             assert_eq!(msg.to_str().unwrap(), "internal error: boom");
             spirv_lift_result_free(r);
+        }
+    }
+
+    #[test]
+    fn spec_constants_are_set_as_text() {
+        unsafe {
+            let o = spirv_lift_options_new();
+            assert!(spirv_lift_options_set_spec_constant(o, 3, c"0x40".as_ptr()));
+            assert!(spirv_lift_options_set_spec_constant(o, 3, c"64".as_ptr()));
+            assert!(!spirv_lift_options_set_spec_constant(
+                o,
+                4,
+                std::ptr::null()
+            ));
+            assert!(!spirv_lift_options_set_spec_constant(
+                o,
+                5,
+                c"\xff".as_ptr()
+            ));
+            assert!(!spirv_lift_options_set_spec_constant(
+                std::ptr::null_mut(),
+                3,
+                c"1".as_ptr()
+            ));
+            let set: Vec<_> = (*o).options.spec_constants.iter().collect();
+            assert_eq!(set, [(&3, &SpecValue::Text("64".into()))]);
+            spirv_lift_options_free(o);
         }
     }
 

@@ -112,6 +112,16 @@ pub enum ErrorKind {
     /// A resource limit protecting the translator from hostile input was hit.
     #[error("{0}")]
     LimitExceeded(String),
+    /// A specialization-constant value given in the options
+    /// ([`Options::spec_constant`](crate::Options::spec_constant), `--spec-const`) that no
+    /// constant of the module takes, or that does not fit the constant's type.
+    #[error("specialization constant {id}: {reason}")]
+    SpecConstant {
+        /// The SpecId the value was given for.
+        id: u32,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// A translation error: what, and where.

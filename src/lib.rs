@@ -93,11 +93,13 @@ pub mod lower;
 pub mod mmra;
 pub mod report;
 pub mod roundtrip;
+pub mod spec;
 pub mod spirv;
 pub mod stats;
 
 pub use error::{Error, ErrorKind, Location};
 pub use llvm::Module;
+pub use spec::SpecValue;
 
 /// Which backend conventions the output follows (SPEC §3).
 ///
@@ -145,6 +147,9 @@ pub struct Options {
     /// Work around known bugs of LLVM 22's SPIR-V backend (default off;
     /// `--spirv-backend-workarounds`): see [`Options::spirv_backend_workarounds`].
     pub backend_workarounds: bool,
+    /// Values for specialization constants by SpecId (default none: every constant keeps
+    /// its default; `--spec-const ID=VALUE`): see [`Options::spec_constant`].
+    pub spec_constants: std::collections::BTreeMap<u32, SpecValue>,
 }
 
 impl Default for Options {
@@ -154,6 +159,7 @@ impl Default for Options {
             mmra: true,
             convergence: true,
             backend_workarounds: false,
+            spec_constants: Default::default(),
         }
     }
 }
@@ -217,6 +223,66 @@ impl Options {
         self.backend_workarounds = enabled;
         self
     }
+
+    /// The same options with the specialization constant `id` set to `value`: `id` is
+    /// the literal of a `SpecId` decoration (GLSL's `layout(constant_id = id)`), and the
+    /// value replaces the default of every `OpSpecConstant`, `OpSpecConstantTrue` or
+    /// `OpSpecConstantFalse` carrying it, wherever the default would be used (composites,
+    /// `OpSpecConstantOp`, array lengths, workgroup sizes, scopes, semantics). Giving `id`
+    /// again replaces the earlier value.
+    ///
+    /// `value` is anything that converts into a [`SpecValue`]: text read by the
+    /// constant's type as on the command line (`"64"`, `"0x40"`, `"-1.5e3"`, `"true"`),
+    /// or a Rust value (`64u32`, `-3i64`, `1.5f32`, `true`); [`SpecValue`] says how
+    /// each is read. Translating fails with an
+    /// [`ErrorKind::SpecConstant`] error when the module has no constant with this SpecId
+    /// or the value does not fit the constant's type.
+    ///
+    /// ```
+    /// use spirv_lift::Options;
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/spec_constants.comp.spv");
+    /// let bytes = std::fs::read(path)?;
+    /// // `layout(local_size_x_id = 0, local_size_x = 32)` and `const int TAPS = 4` (id 1).
+    /// let default = spirv_lift::translate_bytes(&bytes, &Options::default())?.to_string();
+    /// assert!(default.contains(r#""hlsl.numthreads"="32,1,1""#));
+    /// let options = Options::default().spec_constant(0, 64u32).spec_constant(1, "6");
+    /// let ir = spirv_lift::translate_bytes(&bytes, &options)?.to_string();
+    /// assert!(ir.contains(r#""hlsl.numthreads"="64,1,1""#));
+    /// assert!(ir.contains("alloca [6 x float]"));
+    ///
+    /// let err = spirv_lift::translate_bytes(&bytes, &Options::default().spec_constant(9, 1))
+    ///     .unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "module: specialization constant 9: the module has no specialization constant with SpecId 9"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn spec_constant(mut self, id: u32, value: impl Into<SpecValue>) -> Self {
+        self.spec_constants.insert(id, value.into());
+        self
+    }
+}
+
+/// Loads `words` for translation: decoded and checked, with the specialization constants
+/// of `options` set. Set values are written into a copy of the words ([`spec::patch`]),
+/// which is loaded and checked again, so the input checks and limits see the values the
+/// lowering uses; the words lowering must decode bodies from are returned beside the
+/// module.
+fn load<'w>(
+    words: &'w [u32],
+    options: &Options,
+) -> Result<(spirv::Module, std::borrow::Cow<'w, [u32]>), Error> {
+    let module = spirv::load_streaming(words)?;
+    if options.spec_constants.is_empty() {
+        return Ok((module, std::borrow::Cow::Borrowed(words)));
+    }
+    let resolved = spec::resolve(&module, &options.spec_constants)?;
+    drop(module);
+    let specialized = spec::patch(words, &resolved)?;
+    let module = spirv::load_streaming(&specialized)?;
+    Ok((module, std::borrow::Cow::Owned(specialized)))
 }
 
 /// Translates a SPIR-V module given as host-endian words.
@@ -236,8 +302,8 @@ impl Options {
 /// An [`Error`] naming the instruction (word offset, opcode, result id) when the module
 /// is malformed or uses something not translated yet.
 pub fn translate(words: &[u32], options: &Options) -> Result<Module, Error> {
-    let module = spirv::load_streaming(words)?;
-    lower::lower_module_into(module, words, options, &mut lower::Keep)
+    let (module, words) = load(words, options)?;
+    lower::lower_module_into(module, &words, options, &mut lower::Keep)
 }
 
 /// Translates a SPIR-V module straight into LLVM assembly on `w`, without ever holding
@@ -303,7 +369,8 @@ pub fn translate_to_writer(
             }
         }
     }
-    let module = spirv::load_streaming(words)?;
+    let (module, words) = load(words, options)?;
+    let words = &*words;
     let mut sink = Streaming {
         writer: llvm::StreamWriter::new(w),
         stats: want_stats.then(|| stats::Stats {

@@ -86,6 +86,15 @@ struct Cli {
     #[arg(long)]
     spirv_backend_workarounds: bool,
 
+    /// Set a specialization constant: ID is the SpecId (GLSL `layout(constant_id = ID)`),
+    /// VALUE is read by the constant's type: decimal or 0x-hex integers (`-` for signed
+    /// types; hex is the bit pattern), floats (`1.5`, `-2e3`, `inf`, `nan`; hex is the bit
+    /// pattern), `true` / `false`. Repeatable. Every use of the default follows the value
+    /// (array lengths, workgroup sizes, scopes, `OpSpecConstantOp`). A SpecId the module
+    /// has no constant for, or a value its type cannot hold, fails the translation.
+    #[arg(long = "spec-const", value_name = "ID=VALUE", value_parser = parse_spec_const)]
+    spec_const: Vec<(u32, String)>,
+
     /// Print a report instead of the IR. `mmra`: for each fence and ordered atomic, the
     /// memory accesses before and after it that its tags leave unordered.
     #[arg(long, value_enum, value_name = "KIND")]
@@ -100,6 +109,20 @@ struct Cli {
     /// Number of inputs translated in parallel (default: available cores).
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
+}
+
+/// Reads `--spec-const ID=VALUE` (the value is read later, by the constant's type).
+fn parse_spec_const(arg: &str) -> std::result::Result<(u32, String), String> {
+    let (id, value) = arg
+        .split_once('=')
+        .ok_or_else(|| format!("`{arg}` is not ID=VALUE"))?;
+    let id = id
+        .parse::<u32>()
+        .map_err(|_| format!("`{id}` is not a SpecId (a decimal number below 2^32)"))?;
+    if value.is_empty() {
+        return Err(format!("no value after `{id}=`"));
+    }
+    Ok((id, value.to_string()))
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -354,7 +377,7 @@ fn write_atomically<T>(
 }
 
 fn run(cli: &Cli) -> Result<bool> {
-    let options = Options::default()
+    let mut options = Options::default()
         .target(match cli.target {
             TargetArg::Generic => Target::Generic,
             TargetArg::Amdgcn => Target::Amdgcn,
@@ -362,6 +385,12 @@ fn run(cli: &Cli) -> Result<bool> {
         .mmra(!cli.no_mmra)
         .convergence(!cli.no_convergence)
         .spirv_backend_workarounds(cli.spirv_backend_workarounds);
+    for (id, value) in &cli.spec_const {
+        if options.spec_constants.contains_key(id) {
+            bail!("--spec-const {id} is given twice");
+        }
+        options = options.spec_constant(*id, value.as_str());
+    }
     if cli.spirv_backend_workarounds && cli.target != TargetArg::Generic {
         bail!(
             "--spirv-backend-workarounds is for LLVM's SPIR-V backend: use it with --target generic"

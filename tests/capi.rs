@@ -73,6 +73,7 @@ fn header_matches_cbindgen_output() {
         "spirv_lift_translate_words",
         "spirv_lift_translate_bytes",
         "spirv_lift_result_error_word",
+        "spirv_lift_options_set_spec_constant",
         "SPIRV_LIFT_TARGET_AMDGCN",
     ] {
         assert!(have.contains(name), "the header does not declare {name}");
@@ -192,7 +193,8 @@ fn c_test_against_shared_and_static_library() {
                 .arg(exp.opcode.to_string())
                 .arg(exp.result_id.to_string())
                 .arg(&exp.message)
-                .arg(root.join("tests/malformed/empty-file.spv")),
+                .arg(root.join("tests/malformed/empty-file.spv"))
+                .arg(root.join("shaders/spec_constants.comp.spv")),
         );
         assert!(out.contains(" passed, 0 failed"), "{out}");
     }

@@ -1,11 +1,14 @@
-//! Constants, specialization constants (at their defaults) and module-level undefs.
+//! Constants, specialization constants (at their set values or defaults) and module-level
+//! undefs.
 //!
 //! `OpSpecConstantOp` is folded here for the integer, logical and composite operations
-//! SPIR-V allows in it, using the specialization constants' default values.
+//! SPIR-V allows in it, using the specialization constants' values: those set by
+//! [`Options::spec_constant`](crate::Options::spec_constant), else the defaults.
 
 use super::{Ctx, SpvTy};
 use crate::error::Error;
 use crate::llvm::{Const, ConstId, Type, Value};
+use crate::spec::Literal;
 use crate::spirv::{Inst, Op, Operand};
 
 impl Ctx<'_> {
@@ -15,7 +18,10 @@ impl Ctx<'_> {
             op if crate::spirv::is_type_op(op) => self.lower_type(inst),
             Op::ConstantTrue | Op::ConstantFalse | Op::SpecConstantTrue | Op::SpecConstantFalse => {
                 let t = self.llty(inst.rty()?)?;
-                let v = matches!(inst.op, Op::ConstantTrue | Op::SpecConstantTrue);
+                let v = match self.spec_values.get(inst.rid()?) {
+                    Some(Literal::Bool(b)) => b,
+                    _ => matches!(inst.op, Op::ConstantTrue | Op::SpecConstantTrue),
+                };
                 let c = self.m.constant(Const::Int(t, u128::from(v)));
                 self.def_const(inst, c)
             }
@@ -118,10 +124,18 @@ impl Ctx<'_> {
     fn scalar_constant(&mut self, inst: &Inst) -> Result<ConstId, Error> {
         let ty = inst.rty()?;
         let t = self.llty(ty)?;
-        let bits: u64 = match inst.operand(0)? {
-            Operand::LiteralBit32(v) => u64::from(*v),
-            Operand::LiteralBit64(v) => *v,
-            other => return Err(inst.err(format!("constant value {other:?} is not a number"))),
+        let set = match inst.op {
+            Op::SpecConstant => self.spec_values.get(inst.rid()?),
+            _ => None,
+        };
+        let bits: u64 = match (set, inst.operand(0)?) {
+            (Some(Literal::Word(v)), _) => u64::from(v),
+            (Some(Literal::DoubleWord(v)), _) => v,
+            (_, Operand::LiteralBit32(v)) => u64::from(*v),
+            (_, Operand::LiteralBit64(v)) => *v,
+            (_, other) => {
+                return Err(inst.err(format!("constant value {other:?} is not a number")));
+            }
         };
         Ok(match self.spv_ty(ty)? {
             SpvTy::Int { .. } => self.int_const(t, bits),

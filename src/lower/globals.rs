@@ -326,7 +326,7 @@ impl Ctx<'_> {
             // On AMDGPU `reqd_work_group_size` is a promise the backend optimizes on (e.g.
             // a work-item id that is always 0); a size from specialization constants may
             // change after translation, so it makes none.
-            let size = self.local_size(ep.func).filter(|_| {
+            let size = self.local_size(ep).filter(|_| {
                 self.opts.target == Target::Generic
                     || !(spec_builtin || self.local_size_id_is_specialized(ep.func))
             });
@@ -459,26 +459,49 @@ impl Ctx<'_> {
         Ok(w)
     }
 
-    /// Whether the workgroup size of `func` depends on specialization constants through a
-    /// `LocalSizeId` operand.
+    /// Whether the workgroup size of `func` depends on specialization constants left at
+    /// their defaults through a `LocalSizeId` operand.
     fn local_size_id_is_specialized(&self, func: u32) -> bool {
         self.modes_of(func).iter().any(|inst| {
             matches!(
                 inst.operand(1),
                 Ok(Operand::ExecutionMode(ExecutionMode::LocalSizeId))
-            ) && (2..5).any(|i| inst.id(i).is_ok_and(|id| self.is_spec_constant(id)))
+            ) && (2..5).any(|i| inst.id(i).is_ok_and(|id| self.follows_spec_default(id)))
         })
     }
 
     /// Whether the module has a `WorkgroupSize` built-in that is a specialization constant
-    /// (it then sets every entry point's workgroup size).
+    /// depending on a default (it then sets every entry point's workgroup size).
     fn workgroup_size_builtin_is_specialized(&self) -> bool {
         self.spv.globals.iter().any(|g| {
             g.result_id.is_some_and(|id| {
-                self.is_spec_constant(id)
+                self.follows_spec_default(id)
                     && self.builtin_of(id) == Some(::spirv::BuiltIn::WorkgroupSize)
             })
         })
+    }
+
+    /// The value of a `WorkgroupSize` built-in constant computed from a specialization
+    /// constant whose value was set. Such a built-in takes precedence over `LocalSize` and
+    /// `LocalSizeId` (SPIR-V's `WorkgroupSize` built-in), and glslang writes `LocalSize`
+    /// with the defaults beside it for Vulkan 1.0–1.2, so the set value is here only.
+    fn set_workgroup_size_builtin(&self) -> Option<(u32, u32, u32)> {
+        let id = self.spv.globals.iter().find_map(|g| {
+            g.result_id.filter(|&id| {
+                self.spec_is_set(id) && self.builtin_of(id) == Some(::spirv::BuiltIn::WorkgroupSize)
+            })
+        })?;
+        let Some(Value::Const(c)) = self.global_value(id).map(|v| v.v) else {
+            return None;
+        };
+        let crate::llvm::Const::Aggregate(_, elems) = self.m.const_of_id(c) else {
+            return None;
+        };
+        let dim = |i: usize| match self.m.const_of_id(*elems.get(i)?) {
+            crate::llvm::Const::Int(_, v) => u32::try_from(*v).ok(),
+            _ => None,
+        };
+        Some((dim(0)?, dim(1)?, dim(2)?))
     }
 
     /// The execution modes of `func`, in module order.
@@ -486,9 +509,19 @@ impl Ctx<'_> {
         self.exec_modes.get(&func).map_or(&[], Vec::as_slice)
     }
 
-    /// The workgroup size from LocalSize / LocalSizeId execution modes.
-    fn local_size(&self, func: u32) -> Option<(u32, u32, u32)> {
-        for inst in self.modes_of(func) {
+    /// The workgroup size of an entry point from LocalSize / LocalSizeId execution modes,
+    /// or from a `WorkgroupSize` built-in whose value was set by specialization (for the
+    /// stages that have workgroups).
+    fn local_size(&self, ep: &super::EntryPoint) -> Option<(u32, u32, u32)> {
+        use ExecutionModel as M;
+        if matches!(
+            ep.model,
+            M::GLCompute | M::Kernel | M::TaskEXT | M::MeshEXT | M::TaskNV | M::MeshNV
+        ) && let Some(size) = self.set_workgroup_size_builtin()
+        {
+            return Some(size);
+        }
+        for inst in self.modes_of(ep.func) {
             let Ok(Operand::ExecutionMode(mode)) = inst.operand(1) else {
                 continue;
             };

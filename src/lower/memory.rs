@@ -95,10 +95,12 @@ pub fn sync_scope(scope: u32, target: Target) -> SyncScope {
 }
 
 impl FnCtx<'_, '_, '_> {
-    /// Reads a scope operand; a non-constant (specialization) one widens to system scope.
+    /// Reads a scope operand; a non-constant one, or a specialization constant left at its
+    /// default (which may change after translation), widens to system scope. A
+    /// specialization constant whose value was set is a known scope.
     fn scope_operand(&mut self, inst: &Inst, i: usize) -> Result<(u32, bool), Error> {
         let id = inst.id(i)?;
-        if self.cx.is_spec_constant(id) {
+        if self.cx.follows_spec_default(id) {
             self.cx.warn(
                 inst,
                 format!("scope %{id} is a specialization constant: using system scope"),
@@ -118,10 +120,11 @@ impl FnCtx<'_, '_, '_> {
     }
 
     /// Reads a semantics operand; a non-constant one widens to `SequentiallyConsistent`
-    /// over all storage classes.
+    /// over all storage classes, a specialization constant left at its default to
+    /// `SequentiallyConsistent`. A specialization constant whose value was set is known.
     fn semantics_operand(&mut self, inst: &Inst, i: usize) -> Result<u32, Error> {
         let id = inst.id(i)?;
-        if self.cx.is_spec_constant(id) {
+        if self.cx.follows_spec_default(id) {
             self.cx.warn(
                 inst,
                 format!("semantics %{id} is a specialization constant: using seq_cst"),

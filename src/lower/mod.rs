@@ -28,6 +28,7 @@ use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
 use crate::spirv::{self, Inst, Op, Operand};
 use crate::{Options, Target};
 use foldhash::{HashMap, HashMapExt, HashSet};
+pub(crate) use ops::f64_to_half_bits;
 pub use types::SpvTy;
 
 /// What an extended instruction set import refers to.
@@ -88,8 +89,10 @@ pub(crate) struct Ctx<'a> {
     pub amd_builtins: std::collections::BTreeMap<u32, (spirv_headers::BuiltIn, u32, u32)>,
     /// SPIR-V function ids that are convergent (contain or call a convergent operation).
     pub convergent_fns: Vec<bool>,
-    /// Ids defined by specialization-constant instructions.
-    pub spec_constants: Vec<bool>,
+    /// Values set for specialization constants ([`Options::spec_constant`]), by result id.
+    pub spec_values: crate::spec::Resolved,
+    /// What each specialization constant's value depends on (empty for other ids).
+    pub spec_deps: Vec<SpecDeps>,
     /// Entry-point names reserved for the entry functions (or their wrappers).
     pub reserved: HashSet<String>,
     /// `OpConstantSampler`s: (addressing mode, normalized, filter mode).
@@ -132,6 +135,8 @@ pub(crate) fn lower_module_into(
     let mut source = spv.take_functions();
     let facts = std::mem::take(&mut spv.facts);
     let functions = &source.functions;
+    // Set specialization constants are found by their SpecId decorations, read here.
+    let spec_values = crate::spec::resolve(&spv, &opts.spec_constants)?;
     // Decorations are read into a map by target; their instructions (a large part of an
     // OpenCL module's preamble) are not kept beside it.
     let decorates: Vec<Inst> = spv
@@ -141,7 +146,7 @@ pub(crate) fn lower_module_into(
         })
         .collect();
     spv.preamble.shrink_to_fit();
-    let mut cx = Ctx::new(&spv, functions, &facts, opts)?;
+    let mut cx = Ctx::new(&spv, functions, &facts, opts, spec_values)?;
     cx.read_decorations(decorates)?;
     cx.read_preamble(&facts)?;
     cx.m.triple = cx.triple();
@@ -231,6 +236,7 @@ impl<'a> Ctx<'a> {
         functions: &[spirv::Function],
         facts: &spirv::Facts,
         opts: &'a Options,
+        spec_values: crate::spec::Resolved,
     ) -> Result<Self, Error> {
         let bound = spv.header.bound as usize;
         Ok(Ctx {
@@ -253,7 +259,8 @@ impl<'a> Ctx<'a> {
             reserved: Default::default(),
             amd_builtins: Default::default(),
             convergent_fns: convergent_functions(functions, facts, bound),
-            spec_constants: spec_constant_ids(spv, bound),
+            spec_deps: spec_dependencies(spv, bound, &spec_values),
+            spec_values,
             const_samplers: Default::default(),
             resources: Default::default(),
             layouts: Default::default(),
@@ -533,12 +540,18 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Whether a constant id comes from a specialization constant.
-    pub fn is_spec_constant(&self, id: u32) -> bool {
-        self.spec_constants
-            .get(id as usize)
-            .copied()
-            .unwrap_or(false)
+    /// Whether the value of a constant id may still change by specialization after
+    /// translation: it is a specialization constant that no value was set for, or is
+    /// computed from one (`OpSpecConstantComposite`, `OpSpecConstantOp`), so its default
+    /// is only a guess.
+    pub fn follows_spec_default(&self, id: u32) -> bool {
+        self.spec_deps.get(id as usize).is_some_and(|d| d.default)
+    }
+
+    /// Whether a constant id is, or is computed from, a specialization constant whose value
+    /// was set ([`Options::spec_constant`]).
+    pub fn spec_is_set(&self, id: u32) -> bool {
+        self.spec_deps.get(id as usize).is_some_and(|d| d.set)
     }
 
     /// An integer constant of an LLVM integer type.
@@ -635,20 +648,51 @@ fn convergent_functions(
     conv
 }
 
-/// Marks the ids defined by `OpSpecConstant…` instructions.
-fn spec_constant_ids(spv: &spirv::Module, bound: usize) -> Vec<bool> {
-    let mut out = vec![false; bound];
+/// What the value of a specialization constant depends on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SpecDeps {
+    /// A specialization constant's default, which may change after translation.
+    pub default: bool,
+    /// A value set by [`Options::spec_constant`].
+    pub set: bool,
+}
+
+/// What each id defined by an `OpSpecConstant…` instruction depends on: a scalar one on
+/// its set value or its default; a composite or operation on what its operands depend on
+/// (operands are defined before use), or, when they are all ordinary constants, on a
+/// default (it is a specialization constant all the same).
+fn spec_dependencies(
+    spv: &spirv::Module,
+    bound: usize,
+    set: &crate::spec::Resolved,
+) -> Vec<SpecDeps> {
+    let mut out = vec![SpecDeps::default(); bound];
     for i in &spv.globals {
-        if matches!(
-            i.op,
-            Op::SpecConstant
-                | Op::SpecConstantTrue
-                | Op::SpecConstantFalse
-                | Op::SpecConstantComposite
-                | Op::SpecConstantOp
-        ) && let Some(slot) = i.result_id.and_then(|id| out.get_mut(id as usize))
-        {
-            *slot = true;
+        let Some(id) = i.result_id else { continue };
+        let deps = match i.op {
+            Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse => SpecDeps {
+                default: !set.contains(id),
+                set: set.contains(id),
+            },
+            Op::SpecConstantComposite | Op::SpecConstantOp => {
+                let mut d = i
+                    .operands
+                    .iter()
+                    .filter_map(|o| match o {
+                        Operand::IdRef(x) => out.get(*x as usize),
+                        _ => None,
+                    })
+                    .fold(SpecDeps::default(), |a, b| SpecDeps {
+                        default: a.default || b.default,
+                        set: a.set || b.set,
+                    });
+                d.default |= !d.set;
+                d
+            }
+            _ => continue,
+        };
+        if let Some(slot) = out.get_mut(id as usize) {
+            *slot = deps;
         }
     }
     out

@@ -162,14 +162,35 @@ impl Ctx<'_> {
     /// The constant integer operand `i` (an array length), as u64.
     fn length_operand(&mut self, inst: &Inst, i: usize) -> Result<u64, Error> {
         let id = inst.id(i)?;
-        if self.is_spec_constant(id) {
+        if self.follows_spec_default(id) {
             self.warn(
                 inst,
                 format!("array length %{id} is a specialization constant: using its default"),
             );
         }
-        self.const_int(id)
-            .ok_or_else(|| inst.err(format!("array length %{id} is not an integer constant")))
+        let len = self
+            .const_int(id)
+            .ok_or_else(|| inst.err(format!("array length %{id} is not an integer constant")))?;
+        if self.spec_is_set(id) {
+            // A set value must still make a valid length (the input checks saw the default
+            // unless the words were specialized).
+            let negative = match self.global_value(id).map(|v| v.spv_ty) {
+                Some(t) => match self.spv_ty(t)? {
+                    SpvTy::Int {
+                        width,
+                        signed: true,
+                    } => width.checked_sub(1).is_some_and(|top| len >> top & 1 == 1),
+                    _ => false,
+                },
+                None => false,
+            };
+            if len == 0 || negative {
+                return Err(inst.invalid(format!(
+                    "array length %{id} is not positive with the specialization constants set"
+                )));
+            }
+        }
+        Ok(len)
     }
 
     /// Lowers one `OpType…` instruction.

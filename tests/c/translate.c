@@ -1,11 +1,12 @@
 /* The C API test: run by tests/capi.rs, built with gcc against libspirv_lift.so and
  * against libspirv_lift.a.
  *
- *   translate GOOD.spv BAD.spv WORD OPCODE_NAME OPCODE RESULT_ID MESSAGE NOLOC.spv
+ *   translate GOOD.spv BAD.spv WORD OPCODE_NAME OPCODE RESULT_ID MESSAGE NOLOC.spv SPEC.spv
  *
  * GOOD.spv must translate (from bytes and from words, with several option sets, and from
  * several threads at once with identical output). BAD.spv must fail with the given error
- * fields; NOLOC.spv must fail with an error that has no word offset or opcode.
+ * fields; NOLOC.spv must fail with an error that has no word offset or opcode. SPEC.spv is
+ * shaders/spec_constants.comp.spv, whose specialization constants are set.
  * Exit status 0 when every check passes; each failed check prints one line. */
 #include "spirv_lift.h"
 
@@ -176,6 +177,66 @@ static void check_no_location(const char *path) {
     free(bytes);
 }
 
+/* Translates `bytes` with SpecId `id` set to `value` (and SpecId 0 to 64). */
+static SpirvLiftResult *translate_spec(const unsigned char *bytes, size_t len, uint32_t id,
+                                       const char *value) {
+    SpirvLiftOptions *o = spirv_lift_options_new();
+    CHECK(spirv_lift_options_set_spec_constant(o, 0, "64"), "set_spec_constant refused");
+    CHECK(spirv_lift_options_set_spec_constant(o, id, value), "set_spec_constant refused");
+    SpirvLiftResult *r = spirv_lift_translate_bytes(bytes, len, o);
+    spirv_lift_options_free(o);
+    return r;
+}
+
+static void check_spec(const char *path) {
+    size_t len;
+    unsigned char *bytes = read_file(path, &len);
+
+    /* Defaults: local_size_x = 32, TAPS (SpecId 1) = 4, with a warning for the array. */
+    SpirvLiftResult *r = spirv_lift_translate_bytes(bytes, len, NULL);
+    const char *text = spirv_lift_result_text(r, NULL);
+    CHECK(text && strstr(text, "\"hlsl.numthreads\"=\"32,1,1\"") != NULL, "default size");
+    CHECK(text && strstr(text, "alloca [4 x float]") != NULL, "default array length");
+    CHECK(spirv_lift_result_warning_count(r) == 1, "%zu warnings by default",
+          spirv_lift_result_warning_count(r));
+    spirv_lift_result_free(r);
+
+    /* Set: the size, the array length; the array's warning is gone. */
+    r = translate_spec(bytes, len, 1, "6");
+    text = spirv_lift_result_text(r, NULL);
+    CHECK(text && strstr(text, "\"hlsl.numthreads\"=\"64,1,1\"") != NULL, "%s",
+          text ? "size not set" : spirv_lift_result_error_text(r, NULL));
+    CHECK(text && strstr(text, "alloca [6 x float]") != NULL, "array length not set");
+    CHECK(spirv_lift_result_warning_count(r) == 0, "%zu warnings with TAPS set",
+          spirv_lift_result_warning_count(r));
+    spirv_lift_result_free(r);
+
+    /* A value the type cannot hold: located at the constant, naming the SpecId. */
+    r = translate_spec(bytes, len, 1, "1.5");
+    const char *msg = spirv_lift_result_error_message(r, NULL);
+    static const char not_int[] = "specialization constant 1: value `1.5` is not an integer";
+    CHECK(msg && strncmp(msg, not_int, strlen(not_int)) == 0, "message %s", msg ? msg : "(null)");
+    const char *name = spirv_lift_result_error_opcode_name(r);
+    CHECK(name && strcmp(name, "OpSpecConstant") == 0, "opcode %s", name ? name : "(null)");
+    CHECK(spirv_lift_result_error_word(r) > 5, "no word offset");
+    spirv_lift_result_free(r);
+
+    /* A SpecId the module does not have: a whole-module error. */
+    r = translate_spec(bytes, len, 99, "1");
+    msg = spirv_lift_result_error_message(r, NULL);
+    CHECK(msg && strcmp(msg, "specialization constant 99: the module has no specialization "
+                             "constant with SpecId 99") == 0,
+          "message %s", msg ? msg : "(null)");
+    CHECK(spirv_lift_result_error_word(r) == -1, "a word offset for a missing SpecId");
+    spirv_lift_result_free(r);
+
+    SpirvLiftOptions *o = spirv_lift_options_new();
+    CHECK(!spirv_lift_options_set_spec_constant(o, 1, NULL), "a NULL value was accepted");
+    CHECK(!spirv_lift_options_set_spec_constant(NULL, 1, "1"), "NULL options accepted");
+    spirv_lift_options_free(o);
+    free(bytes);
+}
+
 static void check_text(void) {
     static const char good[] =
         "OpCapability Shader\n"
@@ -222,14 +283,16 @@ static void check_null_pointers(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 9) {
-        fprintf(stderr, "usage: %s GOOD BAD WORD OPNAME OPCODE RESULT_ID MESSAGE NOLOC\n", argv[0]);
+    if (argc != 10) {
+        fprintf(stderr, "usage: %s GOOD BAD WORD OPNAME OPCODE RESULT_ID MESSAGE NOLOC SPEC\n",
+                argv[0]);
         return 2;
     }
     check_good(argv[1]);
     check_bad(argv[2], atoll(argv[3]), argv[4], atoll(argv[5]), strtoul(argv[6], NULL, 10),
               argv[7]);
     check_no_location(argv[8]);
+    check_spec(argv[9]);
     check_text();
     check_null_pointers();
     printf("%d passed, %d failed\n", checks - failures, failures);
