@@ -8,8 +8,9 @@
 #
 # Targets: gfx942 (with +tgsplit: work-groups may span CUs, so work-group fences must
 # reach L2), gfx942 default, gfx1100. AMDGPU's atomic optimizer is turned off
-# (-amdgpu-atomic-optimizer-strategy=None): it inserts uncontrolled convergent intrinsics
-# into functions that use convergence tokens, which LLVM's verifier then rejects.
+# (-amdgpu-atomic-optimizer-strategy=None) so that every atomic stays one instruction and
+# the counts depend on the tags only. (spirv-lift's amdgcn output compiles without the
+# flag: atomics in functions with convergence tokens are kept out of that pass's reach.)
 # Modules the amdgcn profile refuses (images, samplers, events) are skipped.
 #
 # Usage: scripts/sync-cost.sh [--summary] [FILES...]   (default: the corpus)

@@ -67,7 +67,9 @@ struct Cli {
 
     /// Backend conventions: `generic` (LLVM's SPIR-V backend) or `amdgcn` (AMDGPU:
     /// kernels and compute shaders; modules with images, samplers, events or queues are
-    /// refused).
+    /// refused). amdgcn output compiles with plain `llc`; after `opt`, give `llc`
+    /// `-amdgpu-atomic-optimizer-strategy=None` (its atomic optimizer cannot handle
+    /// convergence tokens; README "AMDGPU profile").
     #[arg(long, value_enum, default_value_t = TargetArg::Generic)]
     target: TargetArg,
 

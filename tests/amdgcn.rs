@@ -1,5 +1,7 @@
 //! The limits of the amdgcn profile (README "AMDGPU profile"): modules with images,
-//! samplers, events or other opaque SPIR-V types are refused where the type is declared.
+//! samplers, events or other opaque SPIR-V types are refused where the type is declared,
+//! and what the profile translates compiles with plain `llc`, also where convergence
+//! tokens meet atomics that LLVM's AMDGPU atomic optimizer would rewrite.
 
 mod common;
 
@@ -162,4 +164,80 @@ fn every_opaque_type_is_refused_on_amdgcn_only() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Compiles LLVM IR with `llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942` plus `extra`
+/// options; `Err` is llc's message.
+fn llc(which: &str, ll: &Path, extra: &[&str]) -> Result<(), String> {
+    let out = common::run(
+        Command::new(common::tool(which))
+            .args(["-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx942"])
+            .args(extra)
+            .args(["-o", "/dev/null"])
+            .arg(ll),
+    );
+    if out.status.success() {
+        Ok(())
+    } else {
+        let err = String::from_utf8_lossy(&out.stderr);
+        Err(err.lines().take(6).collect::<Vec<_>>().join("\n"))
+    }
+}
+
+/// Defect: a subgroup operation and an atomic in one function failed `llc` at default
+/// options ("Cannot mix controlled and uncontrolled convergence in the same function"):
+/// AMDGPU's atomic optimizer rewrote the atomic with uncontrolled wave intrinsics beside
+/// the subgroup operation's token. `shaders/subgroup_atomic.comp` (`atomicAdd` of a
+/// `subgroupAdd`) and the filetest `amdgcn_atomics_with_tokens` (a barrier, atomics on
+/// shared and buffer memory) now compile with llc-19 and llc-22 at default options, and
+/// keep their tokens.
+#[test]
+fn tokens_and_atomics_compile_with_plain_llc() {
+    let root = common::repo_root();
+    let shader = std::fs::read(root.join("shaders/subgroup_atomic.comp.spv"))
+        .expect("read subgroup_atomic.comp.spv");
+    let filetest =
+        std::fs::read_to_string(root.join("tests/filetests/amdgcn_atomics_with_tokens.spvasm"))
+            .expect("read the filetest");
+    let inputs = [
+        (
+            "subgroup_atomic.comp",
+            spirv_lift::translate_bytes(&shader, &amdgcn()),
+        ),
+        (
+            "amdgcn_atomics_with_tokens",
+            spirv_lift::translate_text(&filetest, &amdgcn()),
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (name, module) in inputs {
+        let ll = module.expect("translates").to_string();
+        assert!(
+            ll.contains("\"convergencectrl\"(token %ctok.entry)") && ll.contains("atomicrmw add"),
+            "{name}: {ll}"
+        );
+        let file = common::temp_file(ll.as_bytes(), ".ll");
+        for which in ["llc-19", "llc-22"] {
+            if let Err(e) = llc(which, file.path(), &[]) {
+                failures.push(format!("{name}, {which}: {e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The LLVM bug behind the atomic workaround still reproduces with llc-19 and llc-22
+/// (when it stops, `shield_atomics` can go), and the documented flag avoids it.
+#[test]
+fn atomic_optimizer_reproducer_reproduces() {
+    let ll = common::repo_root().join("tests/conform/llvm-bugs/amdgpu_atomic_optimizer_tokens.ll");
+    for which in ["llc-19", "llc-22"] {
+        let err = llc(which, &ll, &[]).expect_err("llc rejects it");
+        assert!(
+            err.contains("Cannot mix controlled and uncontrolled convergence in the same function"),
+            "{which}: {err}"
+        );
+        llc(which, &ll, &["-amdgpu-atomic-optimizer-strategy=None"])
+            .unwrap_or_else(|e| panic!("{which} with the flag: {e}"));
+    }
 }
