@@ -65,7 +65,11 @@ struct Cli {
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
 
-    /// Backend conventions: `generic` (LLVM's SPIR-V backend) or `amdgcn` (AMDGPU).
+    /// Backend conventions: `generic` (LLVM's SPIR-V backend) or `amdgcn` (AMDGPU:
+    /// kernels and compute shaders; modules with images, samplers, events or queues are
+    /// refused). amdgcn output compiles with plain `llc`; after `opt`, give `llc`
+    /// `-amdgpu-atomic-optimizer-strategy=None` (its atomic optimizer cannot handle
+    /// convergence tokens; README "AMDGPU profile").
     #[arg(long, value_enum, default_value_t = TargetArg::Generic)]
     target: TargetArg,
 

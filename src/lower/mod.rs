@@ -209,6 +209,9 @@ pub(crate) fn lower_module_into(
         drop(f);
         if cx.opts.convergence {
             crate::convergence::place::place(&mut cx.m, fid, &regions);
+            if cx.opts.target == Target::Amdgcn {
+                amdgcn::shield_atomics(&mut cx.m, fid);
+            }
         }
         lowered[fid.index()] = true;
         sink.functions(&mut cx.m, pending_min[i + 1]);

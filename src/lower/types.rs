@@ -4,7 +4,8 @@
 //! `<N x T>`; matrices to arrays of column vectors; runtime arrays to `[0 x T]`; structs
 //! to identified struct types named after their `OpName`; pointers to opaque
 //! `ptr addrspace(N)` with N from the profile's storage-class table ([`addrspace`]);
-//! images, samplers and other opaque types to `target("spirv.…")` types.
+//! images, samplers and other opaque types to `target("spirv.…")` types — in the generic
+//! profile only: the amdgcn profile refuses them (see [`amdgcn_opaque_type`]).
 
 use super::Ctx;
 use crate::Target;
@@ -148,6 +149,30 @@ pub fn addrspace(sc: StorageClass, target: Target) -> Result<u32, Error> {
             _ => return Err(unsupported()),
         },
     })
+}
+
+/// The error for an opaque SPIR-V type under `--target amdgcn`.
+///
+/// The generic profile writes these types as `target("spirv.…")` types, which only LLVM's
+/// SPIR-V backend understands: the AMDGPU backend cannot pass one as a kernel argument
+/// ("unable to allocate function argument") nor lower the `__spirv_*` image, sampler,
+/// event and queue builtins that use them. So the amdgcn profile refuses the module at the
+/// type's declaration, which precedes every variable, parameter and instruction of the
+/// type.
+fn amdgcn_opaque_type(inst: &Inst) -> Error {
+    let what = match inst.op {
+        Op::TypeImage => "images",
+        Op::TypeSampledImage => "sampled images",
+        Op::TypeSampler => "samplers",
+        Op::TypeEvent | Op::TypeDeviceEvent => "events",
+        Op::TypeReserveId => "pipe reservation ids",
+        Op::TypeQueue => "device-side enqueue queues",
+        _ => "opaque types",
+    };
+    inst.unsupported_form(format!(
+        "--target amdgcn does not lower {what} (no AMDGPU form for this opaque type); \
+         translate with --target generic"
+    ))
 }
 
 impl Ctx<'_> {
@@ -301,6 +326,17 @@ impl Ctx<'_> {
                 let params = inst.ids_from(1)?;
                 // Function types are only needed structurally; no LLVM type is printed for them.
                 (SpvTy::Function { ret, params }, self.m.ty(Type::Void))
+            }
+            Op::TypeImage
+            | Op::TypeSampledImage
+            | Op::TypeSampler
+            | Op::TypeEvent
+            | Op::TypeDeviceEvent
+            | Op::TypeReserveId
+            | Op::TypeQueue
+                if self.opts.target == Target::Amdgcn =>
+            {
+                return Err(amdgcn_opaque_type(inst));
             }
             Op::TypeImage => self.image_type(inst)?,
             Op::TypeSampledImage => {

@@ -264,3 +264,33 @@ pub fn oracle_threads() -> usize {
         .unwrap_or(2)
         .clamp(2, 4)
 }
+
+/// The first declaration of an opaque type the amdgcn profile refuses (`OpTypeImage`,
+/// `OpTypeSampler`, `OpTypeSampledImage`, `OpTypeEvent`, `OpTypeDeviceEvent`,
+/// `OpTypeReserveId`, `OpTypeQueue`) in a module's words: its word offset and opcode name
+/// (as the library spells it, without `Op`). A raw walk over the instructions, independent
+/// of the translator's decoder.
+pub fn first_opaque_type(words: &[u32]) -> Option<(usize, &'static str)> {
+    let mut at = 5;
+    while let Some(&w) = words.get(at) {
+        let count = (w >> 16) as usize;
+        let name = match w & 0xffff {
+            25 => Some("TypeImage"),
+            26 => Some("TypeSampler"),
+            27 => Some("TypeSampledImage"),
+            34 => Some("TypeEvent"),
+            35 => Some("TypeDeviceEvent"),
+            36 => Some("TypeReserveId"),
+            37 => Some("TypeQueue"),
+            _ => None,
+        };
+        if let Some(name) = name {
+            return Some((at, name));
+        }
+        if count == 0 {
+            return None;
+        }
+        at += count;
+    }
+    None
+}
