@@ -118,7 +118,16 @@ fn mutated_corpus_modules_never_panic() {
         ("shaders/push_const_matrix.comp.spv", amdgcn.clone()),
         ("shaders/helper_subgroup_loop.comp.spv", amdgcn.clone()),
         ("shaders/subgroup_ballot_vote.comp.spv", amdgcn.clone()),
-        ("shaders/subgroup_shuffle.comp.spv", amdgcn),
+        ("shaders/subgroup_shuffle.comp.spv", amdgcn.clone()),
+        // Explicit layouts (layout.rs): strided arrays, row-major matrices, whole-struct
+        // loads and stores, buffer references.
+        ("shaders/layout_std140.comp.spv", Options::default()),
+        ("shaders/layout_std430.comp.spv", Options::default()),
+        (
+            "shaders/layout_buffer_reference.comp.spv",
+            Options::default(),
+        ),
+        ("shaders/layout_std140.comp.spv", amdgcn),
     ];
     // Silence the default hook's message per caught panic; failures are listed below.
     let hook = std::panic::take_hook();
