@@ -57,7 +57,10 @@ struct Cli {
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<PathBuf>,
 
-    /// Output file (single input only); default: standard output.
+    /// Output file (single input only); default or `-`: standard output. A regular file
+    /// is replaced only once the translation has succeeded (through a temporary file in
+    /// its directory, keeping its permissions); a symlink is followed; a device or FIFO
+    /// (`/dev/null`, `/dev/stdout`) is written in place.
     #[arg(short, long, value_name = "FILE", conflicts_with = "out_dir")]
     output: Option<PathBuf>,
 
@@ -324,7 +327,7 @@ fn translate_one(
     };
     match dest {
         Dest::File(out) => {
-            write_atomically(out, |f| translate(f).map_err(|e| failed(e, &out.display())))
+            write_atomically(out, |w| translate(w).map_err(|e| failed(e, &out.display())))
         }
         Dest::Stdout => {
             // Nothing reaches standard output unless the translation succeeds.
@@ -349,35 +352,97 @@ fn print_stats(records: &[Record], total: Duration, to_stdout: bool) {
     }
 }
 
-/// Writes a file through a temporary file in the same directory and a rename, so an
-/// error never leaves a half-written output behind: `write` fills the temporary file.
+/// Writes an output the way LLVM's tools do. A regular file (or a new path) is written
+/// through a temporary file in its directory and a rename, so an error never leaves a
+/// half-written output behind: the temporary file is created exclusively (`O_EXCL`, so a
+/// planted symlink is never followed) under an unpredictable name, and takes the
+/// existing file's permissions. A symlink is followed to the file it names. Anything
+/// else that exists (a character device such as `/dev/null`, a FIFO, `/dev/stdout`,
+/// `/dev/fd/N`) is written in place, once the whole text is ready. `write` produces the
+/// text.
 fn write_atomically<T>(
     path: &Path,
-    write: impl FnOnce(&mut std::fs::File) -> std::result::Result<T, Failed>,
+    write: impl FnOnce(&mut dyn Write) -> std::result::Result<T, Failed>,
 ) -> std::result::Result<T, Failed> {
-    let dir = path
+    let cannot = |what: &str, p: &Path, e: std::io::Error| -> Failed {
+        format!("cannot {what} {}: {e}", p.display()).into()
+    };
+    // Follow symlinks: write the file a link names, keep the link.
+    let target = match std::fs::canonicalize(path) {
+        Ok(real) => real,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => path.to_path_buf(),
+        Err(e) => return Err(cannot("resolve", path, e)),
+    };
+    let existing = std::fs::metadata(&target).ok();
+    if existing.as_ref().is_some_and(|m| !m.is_file()) {
+        let mut text = Vec::new();
+        let t = write(&mut text)?;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&target)
+            .map_err(|e| cannot("open", path, e))?;
+        f.write_all(&text)
+            .and_then(|()| f.flush())
+            .map_err(|e| cannot("write", path, e))?;
+        return Ok(t);
+    }
+    let dir = target
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let Some(file_name) = path.file_name() else {
+    let Some(file_name) = target.file_name() else {
         return Err(format!("{}: output path has no file name", path.display()).into());
     };
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        file_name.to_string_lossy(),
-        std::process::id()
-    ));
-    let mut f =
-        std::fs::File::create(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
-    let result = write(&mut f).and_then(|t| {
+    let (tmp, f) = create_temporary(dir, &file_name.to_string_lossy())
+        .map_err(|e| cannot("create a temporary file in", dir, e))?;
+    let mut w = std::io::BufWriter::new(f);
+    let result = write(&mut w).and_then(|t| {
+        let f = w
+            .into_inner()
+            .map_err(|e| cannot("write", path, e.into_error()))?;
+        if let Some(m) = &existing {
+            f.set_permissions(m.permissions())
+                .map_err(|e| cannot("set the permissions of", path, e))?;
+        }
         drop(f);
-        std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::rename(&tmp, &target).map_err(|e| cannot("write", path, e))?;
         Ok(t)
     });
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Creates `<dir>/.<name>.<random>.tmp` exclusively (a name that exists, even as a
+/// dangling symlink, is never opened), with the default permissions (`0666` less the
+/// umask, as for any new file).
+fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
+    use std::hash::{BuildHasher, Hasher};
+    let mut last = None;
+    for attempt in 0..16u32 {
+        // RandomState is seeded from the OS per process; mixing in the time and the
+        // attempt gives a fresh name per try.
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        h.write_u32(attempt);
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        let tmp = dir.join(format!(".{name}.{:016x}.tmp", h.finish()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
 }
 
 fn run(cli: &Cli) -> Result<bool> {
@@ -409,7 +474,19 @@ fn run(cli: &Cli) -> Result<bool> {
         }
         let input = &cli.inputs[0];
         let start = Instant::now();
-        let dest = cli.output.as_deref().map_or(Dest::Stdout, Dest::File);
+        let dest = match cli.output.as_deref() {
+            None => Dest::Stdout,
+            Some(o) if o == Path::new("-") => Dest::Stdout,
+            Some(o) => {
+                if same_file(input, o) {
+                    bail!(
+                        "{}: the output is the input; choose another -o",
+                        o.display()
+                    );
+                }
+                Dest::File(o)
+            }
+        };
         let result = translate_one(input, &options, cli.report, cli.stats.is_some(), dest);
         let time = start.elapsed();
         let ok = match &result {
@@ -435,11 +512,20 @@ fn run(cli: &Cli) -> Result<bool> {
             },
         };
         if cli.stats.is_some() {
-            print_stats(&[record], time, cli.output.is_some());
+            print_stats(&[record], time, matches!(dest, Dest::File(_)));
         }
         return Ok(ok);
     };
     batch(cli, out_dir, &options)
+}
+
+/// Whether two paths name the same existing file (through links too).
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino() && x.is_file(),
+        _ => false,
+    }
 }
 
 /// The output path for an input in batch mode: `<dir>/<stem>.ll`.

@@ -491,3 +491,85 @@ fn backend_workarounds_flag() {
     );
     assert!(stdout(&out).is_empty());
 }
+
+/// `-o` behaves as in LLVM's tools: devices and FIFOs are written in place (never
+/// replaced), symlinks are followed, an existing file keeps its permissions, `-` is
+/// standard output, and the input is never overwritten.
+#[test]
+fn output_goes_where_llvm_tools_would_write_it() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = tempdir();
+    let expected = stdout(&run(&[s(&shader())]));
+    assert!(expected.starts_with("target triple"));
+
+    // A character device stays one.
+    let out = run(&[s(&shader()), "-o", "/dev/null"]);
+    assert_exit(&out, 0, "-o /dev/null");
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+
+    // A FIFO: its reader gets the whole text, and it is still a FIFO.
+    let fifo = dir.path().join("pipe");
+    let made = common::run(Command::new("mkfifo").arg(&fifo));
+    assert!(made.status.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    assert_exit(&run(&[s(&shader()), "-o", s(&fifo)]), 0, "-o FIFO");
+    assert_eq!(reader.join().unwrap(), expected);
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+
+    // A symlink is followed; the file it names keeps its mode.
+    let real = dir.path().join("real.ll");
+    std::fs::write(&real, "old").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.path().join("link.ll");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    assert_exit(&run(&[s(&shader()), "-o", s(&link)]), 0, "-o symlink");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), expected);
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+
+    // `-o -` is standard output.
+    let out = run(&[s(&shader()), "-o", "-"]);
+    assert_exit(&out, 0, "-o -");
+    assert_eq!(stdout(&out), expected);
+
+    // The input is never the output.
+    let input = dir.path().join("in.spv");
+    std::fs::copy(shader(), &input).unwrap();
+    let out = run(&[s(&input), "-o", s(&input)]);
+    assert_exit(&out, 2, "-o INPUT");
+    assert!(
+        stderr(&out).contains("the output is the input"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        std::fs::read(shader()).unwrap()
+    );
+
+    // No temporary file is left, and none has a predictable name.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+}
