@@ -218,7 +218,16 @@ impl ValueChecker {
     /// Checks one function body.
     pub(super) fn function(&mut self, f: &Function) -> Result<(), Error> {
         let body = || f.blocks.iter().flat_map(|b| &b.insts);
-        self.t.type_of.local.clear();
+        // Clearing a hash table costs its capacity: after a large function, a small one
+        // gets a table of its own size, so that many small functions after one large one
+        // cost in proportion to their own size.
+        let n = body().count();
+        let local = &mut self.t.type_of.local;
+        if local.capacity() > 4 * n.max(64) {
+            *local = HashMap::with_capacity(n);
+        } else {
+            local.clear();
+        }
         for inst in body() {
             if let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) {
                 self.t.type_of.local.insert(id, ty);
