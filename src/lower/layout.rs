@@ -27,7 +27,7 @@ use crate::error::Error;
 use crate::llvm::{Const, InstKind, Type, TypeId, Value};
 use crate::spirv::{Inst, Op};
 use ::spirv::Decoration;
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 
 /// Index of a [`Shape`] in [`Layouts`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -87,7 +87,7 @@ pub(crate) struct Layouts {
     /// `OpMemberDecorate` literals used for layouts: (struct, member, decoration).
     member_lits: HashMap<(u32, u32, u32), u32>,
     /// (struct, member) pairs decorated `RowMajor`.
-    row_major: HashMap<(u32, u32), ()>,
+    row_major: HashSet<(u32, u32)>,
 }
 
 impl Layouts {
@@ -109,7 +109,7 @@ impl Layouts {
                 self.member_lits.insert((st, member, d as u32), v);
             }
             (Decoration::RowMajor, _) => {
-                self.row_major.insert((st, member), ());
+                self.row_major.insert((st, member));
             }
             _ => {}
         }
@@ -422,7 +422,7 @@ impl Ctx<'_> {
                 stride: self
                     .layouts
                     .member_lit(ty, k as u32, Decoration::MatrixStride),
-                row_major: self.layouts.row_major.contains_key(&(ty, k as u32)),
+                row_major: self.layouts.row_major.contains(&(ty, k as u32)),
             };
             let s = self.layout_shape(members[k], mctx)?;
             let shape = self.layouts.get(s);
