@@ -2,8 +2,10 @@
 //!
 //! BuiltIn variables become `__spirv_BuiltIn<Name>` globals (the name LLVM's SPIR-V
 //! backend recognizes). Variables whose storage is provided from outside the module
-//! (Input, Uniform, StorageBuffer, UniformConstant, PushConstant, imported ones) are
-//! `external`; Workgroup, Private and Output storage is defined here. On `--target amdgcn`,
+//! (Input, Uniform, StorageBuffer, UniformConstant, PushConstant, imported ones) and
+//! Output variables (read by the next stage: an optimizer must keep their stores) are
+//! `external`; Workgroup and Private storage is defined here. Interface and resource
+//! decorations travel as `!spirv.Decorations`. On `--target amdgcn`,
 //! descriptor-backed and push-constant variables are kernel arguments instead (`abi.rs`).
 
 use super::{Ctx, SpvTy, types::addrspace};
