@@ -43,7 +43,7 @@ fn release_freed_memory_at_once() {
 ///   spirv-lift shader.spv                    print LLVM IR to stdout
 ///   spirv-lift kernel.spv -o kernel.ll       write one file (nothing is written on error)
 ///   spirv-lift --out-dir out/ -j 4 *.spv     translate many files in parallel
-///   cat shader.spv | spirv-lift -            read standard input
+///   cat shader.spv | spirv-lift              read standard input (or `-`)
 ///   spirv-lift verify out.ll                 lint convergence control in any LLVM IR
 ///   spirv-lift conform shaders cl-kernels    round-trip conformance (`conform --help`)
 ///
@@ -53,8 +53,8 @@ fn release_freed_memory_at_once() {
 #[command(name = "spirv-lift", version, verbatim_doc_comment)]
 struct Cli {
     /// SPIR-V binaries (either endianness) or SPIR-V assembly (`.spvasm`, or text on
-    /// standard input); `-` reads standard input.
-    #[arg(required = true, value_name = "INPUT")]
+    /// standard input); none, or `-`, reads standard input (named `<stdin>` in messages).
+    #[arg(value_name = "INPUT")]
     inputs: Vec<PathBuf>,
 
     /// Output file (single input only); default or `-`: standard output. A regular file
@@ -209,7 +209,11 @@ fn main() -> ExitCode {
     if std::env::args_os().nth(1).is_some_and(|a| a == "conform") {
         return conform::main(std::env::args_os().skip(1));
     }
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    if cli.inputs.is_empty() {
+        // No input file: standard input, as LLVM's tools read it.
+        cli.inputs.push(PathBuf::from("-"));
+    }
     match run(&cli) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
@@ -243,6 +247,16 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
         );
     }
     Ok(bytes)
+}
+
+/// How messages name an input: its path, or `<stdin>` for standard input (as LLVM's
+/// tools do).
+fn input_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
 }
 
 /// Where one input's translation goes.
@@ -286,7 +300,7 @@ fn translate_one(
     want_stats: bool,
     dest: Dest,
 ) -> std::result::Result<Translated, Failed> {
-    let name = path.display();
+    let name = input_name(path);
     let bytes = read_input(path).map_err(|e| format!("{e:#}"))?;
     // SPIR-V assembly: by extension, or by content (e.g. on standard input).
     let is_text = path.extension().is_some_and(|e| e == "spvasm")
@@ -504,7 +518,7 @@ fn run(cli: &Cli) -> Result<bool> {
             }
         };
         let record = Record {
-            input: input.display().to_string(),
+            input: input_name(input),
             time,
             outcome: match result {
                 Ok(t) => Ok(t.stats.unwrap_or_default()),
@@ -616,7 +630,7 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
             }
         };
         records.push(Record {
-            input: input.display().to_string(),
+            input: input_name(input),
             time,
             outcome,
         });

@@ -294,11 +294,31 @@ fn dash_reads_stdin() {
     let out = common::run_with_stdin(bin().arg("-"), &bytes);
     assert_exit(&out, 0, "- (stdin)");
     assert_eq!(stdout(&out), stdout(&run(&[s(&shader())])));
-    // Malformed stdin: the same one-line error.
+    // Malformed stdin: the same one-line error, naming `<stdin>` as LLVM's tools do.
     let out = common::run_with_stdin(bin().arg("-"), b"not spir-v");
     assert_exit(&out, 1, "- with malformed stdin");
     assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
-    assert!(stderr(&out).starts_with("error: "), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("error: <stdin>: "),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn no_input_reads_stdin() {
+    let bytes = std::fs::read(shader()).expect("read corpus file");
+    let out = common::run_with_stdin(&mut bin(), &bytes);
+    assert_exit(&out, 0, "no input (stdin)");
+    assert_eq!(stdout(&out), stdout(&run(&[s(&shader())])));
+    let bad = std::fs::read(common::repo_root().join("tests/malformed/undefined-id.spv")).unwrap();
+    let out = common::run_with_stdin(&mut bin(), &bad);
+    assert_exit(&out, 1, "no input, malformed stdin");
+    assert!(
+        stderr(&out).starts_with("error: <stdin>: word "),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -386,7 +406,7 @@ fn usage_errors_exit_2() {
     for args in [
         vec!["--bogus-flag", s(&shader())],
         vec!["--target", "x86", s(&shader())],
-        vec![],
+        // (No input at all is not a usage error: it reads standard input.)
         vec![
             "-j",
             "many",
