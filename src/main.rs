@@ -47,10 +47,15 @@ fn release_freed_memory_at_once() {
 ///   spirv-lift verify out.ll                 lint convergence control in any LLVM IR
 ///   spirv-lift conform shaders cl-kernels    round-trip conformance (`conform --help`)
 ///
+/// Subcommands:
+///   verify FILE.ll...    the convergence-control lint for any LLVM IR (`help verify`)
+///   conform PATH...      round-trip conformance checks with LLVM's tools (`help conform`)
+///   help [SUBCOMMAND]    this text, or a subcommand's
+///
 /// Exit status: 0 on success, 1 when a module cannot be translated (one line per error on
 /// stderr, with word offset, opcode and result id), 2 on a usage error.
 #[derive(Parser, Debug)]
-#[command(name = "spirv-lift", version, verbatim_doc_comment)]
+#[command(name = "spirv-lift", version = VERSION, verbatim_doc_comment)]
 struct Cli {
     /// SPIR-V binaries (either endianness) or SPIR-V assembly (`.spvasm`, or text on
     /// standard input); none, or `-`, reads standard input (named `<stdin>` in messages).
@@ -191,8 +196,41 @@ fn verify(cli: &VerifyCli) -> Result<bool> {
     Ok(ok)
 }
 
+/// `--version`: the crate version, the commit it was built from, and the LLVM versions
+/// the output is written for.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("SPIRV_LIFT_GIT_COMMIT"),
+    ")\nLLVM IR for LLVM 19 and LLVM 22 (opaque pointers; checked with opt-19 and opt-22)"
+);
+
+/// `spirv-lift help [SUBCOMMAND]`: the long help of the command or of a subcommand.
+fn help(sub: Option<std::ffi::OsString>) -> ExitCode {
+    use clap::CommandFactory;
+    let printed = match sub.as_ref().and_then(|s| s.to_str()) {
+        None => Cli::command().print_long_help(),
+        Some("verify") => VerifyCli::command().print_long_help(),
+        Some("conform") => {
+            return conform::main(["conform", "--help"].iter().map(std::ffi::OsString::from));
+        }
+        Some("help") => Cli::command().print_long_help(),
+        Some(other) => {
+            eprintln!("error: no subcommand `{other}` (subcommands: verify, conform, help)");
+            return ExitCode::from(2);
+        }
+    };
+    match printed {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(1),
+    }
+}
+
 fn main() -> ExitCode {
     release_freed_memory_at_once();
+    if std::env::args_os().nth(1).is_some_and(|a| a == "help") {
+        return help(std::env::args_os().nth(2));
+    }
     // `verify` and `conform` are subcommands; anything else is a list of SPIR-V inputs (a SPIR-V file
     // literally named `verify` or `conform` can be passed as `./verify`).
     if std::env::args_os().nth(1).is_some_and(|a| a == "verify") {

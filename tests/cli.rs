@@ -593,3 +593,43 @@ fn output_goes_where_llvm_tools_would_write_it() {
         .collect();
     assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
 }
+
+/// `--help` names the subcommands, `help [SUB]` prints them, `--version` says the commit
+/// and the LLVM versions the output is for.
+#[test]
+fn help_and_version_as_users_expect() {
+    let out = run(&["--help"]);
+    assert_exit(&out, 0, "--help");
+    for sub in ["verify FILE.ll", "conform PATH", "help [SUBCOMMAND]"] {
+        assert!(
+            stdout(&out).contains(sub),
+            "--help lacks {sub}:\n{}",
+            stdout(&out)
+        );
+    }
+    let out = run(&["help"]);
+    assert_exit(&out, 0, "help");
+    assert!(stdout(&out).contains("Usage: spirv-lift [OPTIONS] [INPUT]..."));
+    let out = run(&["help", "verify"]);
+    assert_exit(&out, 0, "help verify");
+    assert!(
+        stdout(&out).contains("Usage: spirv-lift verify"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["help", "conform"]);
+    assert_exit(&out, 0, "help conform");
+    assert!(stdout(&out).contains("conform"), "{}", stdout(&out));
+    assert_exit(&run(&["help", "nope"]), 2, "help nope");
+    let out = run(&["--version"]);
+    assert_exit(&out, 0, "--version");
+    let v = stdout(&out);
+    assert!(
+        v.starts_with(&format!(
+            "spirv-lift {} (commit ",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{v}"
+    );
+    assert!(v.contains("LLVM 19 and LLVM 22"), "{v}");
+}
