@@ -112,6 +112,11 @@ struct Cli {
     #[arg(long, value_enum, value_name = "KIND")]
     report: Option<ReportKind>,
 
+    /// With `--report mmra`: also list accesses to function-local variables (by default
+    /// the report shows only what other invocations can see).
+    #[arg(long, requires = "report")]
+    all: bool,
+
     /// Print counts per module (instructions, MMRA tags by kind, convergence tokens by
     /// kind, time) as one line of JSON: on standard output when the IR goes to files
     /// (`-o`, `--out-dir`), else on standard error after everything else.
@@ -334,7 +339,7 @@ impl From<String> for Failed {
 fn translate_one(
     path: &Path,
     options: &Options,
-    report: Option<ReportKind>,
+    report: Option<(ReportKind, bool)>,
     want_stats: bool,
     dest: Dest,
 ) -> std::result::Result<Translated, Failed> {
@@ -355,10 +360,15 @@ fn translate_one(
     let named = |w: Vec<String>| w.iter().map(|w| format!("{name}: {w}")).collect();
     // Writes the translation to `w`.
     let translate = |w: &mut dyn Write| -> std::result::Result<Translated, spirv_lift::WriteError> {
-        if let Some(ReportKind::Mmra) = report {
+        if let Some((ReportKind::Mmra, all)) = report {
             let module = spirv_lift::translate(&words, options)?;
             let stats = want_stats.then(|| spirv_lift::stats::Stats::of(&words, &module));
-            w.write_all(spirv_lift::report::mmra_report(&module).as_bytes())?;
+            let text = if all {
+                spirv_lift::report::mmra_report_all(&module)
+            } else {
+                spirv_lift::report::mmra_report(&module)
+            };
+            w.write_all(text.as_bytes())?;
             return Ok(Translated {
                 warnings: named(module.warnings),
                 stats,
@@ -539,7 +549,13 @@ fn run(cli: &Cli) -> Result<bool> {
                 Dest::File(o)
             }
         };
-        let result = translate_one(input, &options, cli.report, cli.stats.is_some(), dest);
+        let result = translate_one(
+            input,
+            &options,
+            cli.report.map(|r| (r, cli.all)),
+            cli.stats.is_some(),
+            dest,
+        );
         let time = start.elapsed();
         let ok = match &result {
             Ok(t) => {
@@ -632,9 +648,15 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
                     };
                     let t0 = Instant::now();
                     let dest = Dest::File(&outputs[i]);
-                    let r = translate_one(input, options, cli.report, cli.stats.is_some(), dest)
-                        .map(|t| (t.warnings, t.stats))
-                        .map_err(|e| e.message);
+                    let r = translate_one(
+                        input,
+                        options,
+                        cli.report.map(|r| (r, cli.all)),
+                        cli.stats.is_some(),
+                        dest,
+                    )
+                    .map(|t| (t.warnings, t.stats))
+                    .map_err(|e| e.message);
                     if let Ok(mut slot) = slots[i].lock() {
                         *slot = Some((r, t0.elapsed()));
                     }

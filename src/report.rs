@@ -7,6 +7,7 @@
 //! variable they reach (through `getelementptr` chains), so the names are the source's.
 
 use crate::llvm::{Function, Inst, InstKind, MdId, MdOperand, Module, Ordering, Value};
+use crate::lower::named_tags;
 use crate::mmra::{Tag, TagSet, compatible};
 use foldhash::{HashMap, HashMapExt};
 use std::fmt::Write;
@@ -70,20 +71,24 @@ fn access_ptr(inst: &Inst) -> Option<Option<Value>> {
     }
 }
 
-/// The variable a pointer reaches through `getelementptr`s.
-fn root_name(m: &Module, f: &Function, defs: &HashMap<u32, &Inst>, mut v: Value) -> String {
+/// The variable a pointer reaches through `getelementptr`s, and whether it is a
+/// function-local variable (an `alloca`: private to the invocation).
+fn root_name(m: &Module, f: &Function, defs: &HashMap<u32, &Inst>, mut v: Value) -> (String, bool) {
     for _ in 0..64 {
         match v {
-            Value::Global(g) => return format!("@{}", m.globals[g.index()].name),
+            Value::Global(g) => return (format!("@{}", m.globals[g.index()].name), false),
             Value::Local(l) => match defs.get(&l.0).map(|i| &i.kind) {
                 Some(InstKind::Gep { ptr, .. }) => v = *ptr,
                 Some(InstKind::Cast { v: inner, .. }) => v = *inner,
-                _ => return format!("%{}", f.locals[l.index()].name),
+                Some(InstKind::Alloca { .. }) => {
+                    return (format!("%{}", f.locals[l.index()].name), true);
+                }
+                _ => return (format!("%{}", f.locals[l.index()].name), false),
             },
             _ => break,
         }
     }
-    "?".into()
+    ("?".into(), false)
 }
 
 fn describe(inst: &Inst) -> &'static str {
@@ -104,11 +109,21 @@ fn describe(inst: &Inst) -> &'static str {
     }
 }
 
-/// Writes the report for a whole module.
+/// Writes the report for a whole module: what can be seen across invocations
+/// (accesses to function-local variables left out; [`mmra_report_all`] keeps them).
 pub fn mmra_report(m: &Module) -> String {
+    report(m, false)
+}
+
+/// [`mmra_report`] with the accesses to function-local variables too (`--all`).
+pub fn mmra_report_all(m: &Module) -> String {
+    report(m, true)
+}
+
+fn report(m: &Module, all: bool) -> String {
     let mut out = String::new();
     for f in m.functions.iter().filter(|f| !f.is_declaration()) {
-        report_function(m, f, &mut out);
+        report_function(m, f, all, &mut out);
     }
     if out.is_empty() {
         out.push_str("no synchronizing operations\n");
@@ -141,7 +156,7 @@ fn reach(adj: &[Vec<usize>], start: usize) -> Vec<bool> {
     seen
 }
 
-fn report_function(m: &Module, f: &Function, out: &mut String) {
+fn report_function(m: &Module, f: &Function, all: bool, out: &mut String) {
     let mut defs: HashMap<u32, &Inst> = HashMap::new();
     for inst in f.blocks.iter().flat_map(|b| b.insts.iter()) {
         if let Some(r) = inst.result {
@@ -192,7 +207,7 @@ fn report_function(m: &Module, f: &Function, out: &mut String) {
                 describe(inst),
                 order,
                 block.name,
-                sync_tags
+                named_tags(&sync_tags, &m.triple)
             );
             let after_blocks = reach(&succ, bi);
             let before_blocks = reach(&pred, bi);
@@ -214,9 +229,13 @@ fn report_function(m: &Module, f: &Function, out: &mut String) {
                     }
                     let t = tags_of(m, acc.mmra);
                     if !compatible(&t, &sync_tags) {
-                        let target = ptr
+                        let (target, local) = ptr
                             .map(|p| root_name(m, f, &defs, p))
-                            .unwrap_or_else(|| "image".into());
+                            .unwrap_or_else(|| ("image".into(), false));
+                        if local && !all {
+                            continue;
+                        }
+                        let t = named_tags(&t, &m.triple);
                         lines.push(format!("      {} {} {}", describe(acc), target, t));
                     }
                 }

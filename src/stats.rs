@@ -45,6 +45,9 @@ pub struct Stats {
     pub annotated_instructions: usize,
     /// For each tag (`sync-as:3`, `vulkan:private`, …), how many instructions carry it.
     pub mmra_tags: BTreeMap<String, usize>,
+    /// For each `sync-as` tag of `mmra_tags`, the name of its address space in the
+    /// profile (`sync-as:3` → `workgroup`; `local` on amdgcn).
+    pub address_spaces: BTreeMap<String, &'static str>,
     /// Convergence tokens by kind.
     pub tokens: Tokens,
     /// Calls with a `"convergencectrl"` bundle.
@@ -78,7 +81,11 @@ impl Stats {
             if inst.mmra.is_some() {
                 self.annotated_instructions += 1;
                 for tag in tags_of(module, inst.mmra).iter() {
-                    *self.mmra_tags.entry(tag.to_string()).or_default() += 1;
+                    let key = tag.to_string();
+                    if let Some(name) = crate::lower::sync_as_name(tag, &module.triple) {
+                        self.address_spaces.entry(key.clone()).or_insert(name);
+                    }
+                    *self.mmra_tags.entry(key).or_default() += 1;
                 }
             }
             if let InstKind::Call {
@@ -120,6 +127,16 @@ impl Stats {
             }
             write_json_string(w, tag)?;
             write!(w, ":{n}")?;
+        }
+        // The address space each `sync-as` tag names, in words.
+        w.write_str("},\"address_spaces\":{")?;
+        for (i, (tag, name)) in self.address_spaces.iter().enumerate() {
+            if i > 0 {
+                w.write_char(',')?;
+            }
+            write_json_string(w, tag)?;
+            w.write_char(':')?;
+            write_json_string(w, name)?;
         }
         write!(
             w,

@@ -633,3 +633,33 @@ fn help_and_version_as_users_expect() {
     );
     assert!(v.contains("LLVM 19 and LLVM 22"), "{v}");
 }
+
+/// `--report mmra` names address spaces and hides function-local variables unless
+/// `--all`; `--stats json` names the spaces of its `sync-as` tags.
+#[test]
+fn reports_name_address_spaces() {
+    let out = run(&["--report", "mmra", s(&shader())]);
+    assert_exit(&out, 0, "--report mmra");
+    assert!(
+        stdout(&out).contains("tags {sync-as:3 (workgroup)}"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!stdout(&out).contains("(function)"), "{}", stdout(&out));
+    let out = run(&["--report", "mmra", "--all", s(&shader())]);
+    assert_exit(&out, 0, "--report mmra --all");
+    assert!(
+        stdout(&out).contains("{sync-as:0 (function)}"),
+        "{}",
+        stdout(&out)
+    );
+    assert_exit(&run(&["--all", s(&shader())]), 2, "--all without --report");
+    let dir = tempdir();
+    let ll = dir.path().join("out.ll");
+    let out = run(&["--stats", "json", s(&shader()), "-o", s(&ll)]);
+    assert_exit(&out, 0, "--stats json");
+    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let spaces = &json["modules"][0]["stats"]["address_spaces"];
+    assert_eq!(spaces["sync-as:3"], "workgroup", "{json}");
+    assert_eq!(spaces["sync-as:11"], "storage-buffer", "{json}");
+}

@@ -30,13 +30,13 @@ fn vulkan_shared_barrier_leaves_buffer_and_private_accesses_unordered() {
         "{first}"
     );
     assert!(
-        first.contains("tags {sync-as:3, vulkan:nonprivate}"),
+        first.contains("tags {sync-as:3 (workgroup), vulkan:nonprivate}"),
         "{first}"
     );
     // Before it: the storage-buffer load (sync-as:11) is not ordered...
     let before = first.split("    after:").next().unwrap_or_default();
     assert!(
-        before.contains("load @Data {sync-as:11, vulkan:private}"),
+        before.contains("load @Data {sync-as:11 (storage-buffer), vulkan:private}"),
         "{before}"
     );
     // ...the shared-memory store (compatible tags) is ordered, so it is not listed.
@@ -53,19 +53,49 @@ fn opencl_local_fence_leaves_global_accesses_unordered() {
         .split("function @")
         .find(|s| s.starts_with("local_fence"))
         .expect("local_fence");
-    assert!(section.contains("tags {sync-as:3}"), "{section}");
-    assert!(section.contains("{sync-as:1}"), "{section}");
+    assert!(
+        section.contains("tags {sync-as:3 (workgroup)}"),
+        "{section}"
+    );
+    assert!(
+        section.contains("{sync-as:1 (cross-workgroup)}"),
+        "{section}"
+    );
     // barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE) orders both: nothing global is listed.
     let both = text
         .split("function @")
         .find(|s| s.starts_with("both_fences"))
         .expect("both_fences");
-    assert!(both.contains("tags {sync-as:1, sync-as:3}"), "{both}");
-    assert!(!both.contains("{sync-as:1}\n"), "{both}");
+    assert!(
+        both.contains("tags {sync-as:1 (cross-workgroup), sync-as:3 (workgroup)}"),
+        "{both}"
+    );
+    assert!(!both.contains("{sync-as:1 (cross-workgroup)}\n"), "{both}");
 }
 
 #[test]
 fn a_module_without_synchronization_says_so() {
     let text = report("shaders/transform.vert.spv");
     assert_eq!(text, "no synchronizing operations\n");
+}
+
+/// By default the report lists what other invocations can see; `--all` (here
+/// `mmra_report_all`) adds the accesses to function-local variables.
+#[test]
+fn function_local_variables_only_with_all() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders/reduce_shared.comp.spv");
+    let module = spirv_lift::translate_bytes(&std::fs::read(path).unwrap(), &Default::default())
+        .expect("translate");
+    let default = spirv_lift::report::mmra_report(&module);
+    let all = spirv_lift::report::mmra_report_all(&module);
+    assert!(!default.contains("(function)"), "{default}");
+    assert!(
+        default.contains("store @outp {sync-as:11 (storage-buffer)}"),
+        "{default}"
+    );
+    assert!(all.contains("load %lid {sync-as:0 (function)}"), "{all}");
+    assert!(
+        all.contains("store @outp {sync-as:11 (storage-buffer)}"),
+        "{all}"
+    );
 }

@@ -29,7 +29,7 @@ use crate::spirv::{self, Inst, Op, Operand};
 use crate::{Options, Target};
 use foldhash::{HashMap, HashMapExt, HashSet};
 pub(crate) use ops::f64_to_half_bits;
-pub use types::SpvTy;
+pub use types::{SpvTy, addrspace_name, named_tags, sync_as_name};
 
 /// What an extended instruction set import refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

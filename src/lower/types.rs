@@ -175,6 +175,75 @@ fn amdgcn_opaque_type(inst: &Inst) -> Error {
     ))
 }
 
+/// The name of an LLVM address space in the profile whose triple is `triple` (the
+/// storage class it stands for on `generic`, the AMDGPU name on `amdgcn`), for reports:
+/// `sync-as:3 (workgroup)`.
+pub fn addrspace_name(space: u32, triple: &str) -> Option<&'static str> {
+    if triple.starts_with("amdgcn") {
+        return Some(match space {
+            0 => "flat",
+            1 => "global",
+            3 => "local",
+            4 => "constant",
+            5 => "private",
+            _ => return None,
+        });
+    }
+    Some(match space {
+        0 => "function",
+        1 => "cross-workgroup",
+        2 => "uniform-constant",
+        3 => "workgroup",
+        4 => "generic",
+        5 => "device-only",
+        6 => "host-only",
+        7 => "input",
+        8 => "output",
+        9 => "code-section",
+        10 => "private",
+        11 => "storage-buffer",
+        12 => "uniform",
+        13 => "push-constant",
+        20 => "image",
+        21 => "atomic-counter",
+        22 => "physical-storage-buffer",
+        23 => "task-payload-workgroup",
+        24 => "callable-data",
+        25 => "incoming-callable-data",
+        26 => "ray-payload",
+        27 => "hit-attribute",
+        28 => "incoming-ray-payload",
+        29 => "shader-record-buffer",
+        _ => return None,
+    })
+}
+
+/// A tag set as the reports print it: each `sync-as:<N>` followed by its space's name.
+pub fn named_tags(tags: &crate::mmra::TagSet, triple: &str) -> String {
+    let mut out = String::from("{");
+    for (i, t) in tags.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&t.to_string());
+        if let Some(name) = sync_as_name(t, triple) {
+            out.push_str(" (");
+            out.push_str(name);
+            out.push(')');
+        }
+    }
+    out.push('}');
+    out
+}
+
+/// The address-space name of a `sync-as:<N>` tag.
+pub fn sync_as_name(t: &crate::mmra::Tag, triple: &str) -> Option<&'static str> {
+    if t.prefix != "sync-as" {
+        return None;
+    }
+    addrspace_name(t.suffix.parse().ok()?, triple)
+}
+
 impl Ctx<'_> {
     fn set_type(&mut self, inst: &Inst, spv: SpvTy, llvm: TypeId) -> Result<(), Error> {
         let id = inst.rid()?;
