@@ -87,6 +87,7 @@
 pub mod analysis;
 pub mod capi;
 pub mod convergence;
+pub mod dot;
 pub mod error;
 pub mod llvm;
 pub mod lower;

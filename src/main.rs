@@ -117,6 +117,13 @@ struct Cli {
     #[arg(long, requires = "report")]
     all: bool,
 
+    /// What to write: `llvm` (LLVM IR, the default) or `dot` (each function's CFG as
+    /// Graphviz DOT, blocks grouped and coloured by convergence region — entry token,
+    /// each loop's token, anchors — and convergent calls marked with their token; e.g.
+    /// `spirv-lift --emit dot x.spv | dot -Tsvg -o cfg.svg`).
+    #[arg(long, value_enum, value_name = "KIND", conflicts_with = "report")]
+    emit: Option<EmitKind>,
+
     /// Print counts per module (instructions, MMRA tags by kind, convergence tokens by
     /// kind, time) as one line of JSON: on standard output when the IR goes to files
     /// (`-o`, `--out-dir`), else on standard error after everything else.
@@ -146,6 +153,35 @@ fn parse_spec_const(arg: &str) -> std::result::Result<(u32, String), String> {
 enum ReportKind {
     /// What the memory-model relaxation annotations relaxed.
     Mmra,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EmitKind {
+    /// LLVM IR text (the default).
+    Llvm,
+    /// Each function's CFG as Graphviz DOT, blocks grouped by convergence region.
+    Dot,
+}
+
+/// What one input is translated into.
+#[derive(Clone, Copy, Debug)]
+enum Produce {
+    /// The IR.
+    Ir,
+    /// `--report mmra` (with `--all`: function-local variables too).
+    Mmra { all: bool },
+    /// `--emit dot`.
+    Dot,
+}
+
+impl Cli {
+    fn produce(&self) -> Produce {
+        match (self.report, self.emit) {
+            (Some(ReportKind::Mmra), _) => Produce::Mmra { all: self.all },
+            (None, Some(EmitKind::Dot)) => Produce::Dot,
+            (None, _) => Produce::Ir,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -339,7 +375,7 @@ impl From<String> for Failed {
 fn translate_one(
     path: &Path,
     options: &Options,
-    report: Option<(ReportKind, bool)>,
+    produce: Produce,
     want_stats: bool,
     dest: Dest,
 ) -> std::result::Result<Translated, Failed> {
@@ -360,19 +396,29 @@ fn translate_one(
     let named = |w: Vec<String>| w.iter().map(|w| format!("{name}: {w}")).collect();
     // Writes the translation to `w`.
     let translate = |w: &mut dyn Write| -> std::result::Result<Translated, spirv_lift::WriteError> {
-        if let Some((ReportKind::Mmra, all)) = report {
-            let module = spirv_lift::translate(&words, options)?;
-            let stats = want_stats.then(|| spirv_lift::stats::Stats::of(&words, &module));
-            let text = if all {
-                spirv_lift::report::mmra_report_all(&module)
-            } else {
-                spirv_lift::report::mmra_report(&module)
-            };
-            w.write_all(text.as_bytes())?;
-            return Ok(Translated {
-                warnings: named(module.warnings),
-                stats,
-            });
+        match produce {
+            Produce::Ir => {}
+            Produce::Mmra { all } => {
+                let module = spirv_lift::translate(&words, options)?;
+                let stats = want_stats.then(|| spirv_lift::stats::Stats::of(&words, &module));
+                let text = if all {
+                    spirv_lift::report::mmra_report_all(&module)
+                } else {
+                    spirv_lift::report::mmra_report(&module)
+                };
+                w.write_all(text.as_bytes())?;
+                return Ok(Translated {
+                    warnings: named(module.warnings),
+                    stats,
+                });
+            }
+            Produce::Dot => {
+                w.write_all(spirv_lift::dot::translate_to_dot(&words, options)?.as_bytes())?;
+                return Ok(Translated {
+                    warnings: Vec::new(),
+                    stats: None,
+                });
+            }
         }
         let written = spirv_lift::translate_to_writer(&words, options, w, want_stats)?;
         Ok(Translated {
@@ -549,13 +595,7 @@ fn run(cli: &Cli) -> Result<bool> {
                 Dest::File(o)
             }
         };
-        let result = translate_one(
-            input,
-            &options,
-            cli.report.map(|r| (r, cli.all)),
-            cli.stats.is_some(),
-            dest,
-        );
+        let result = translate_one(input, &options, cli.produce(), cli.stats.is_some(), dest);
         let time = start.elapsed();
         let ok = match &result {
             Ok(t) => {
@@ -648,15 +688,9 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
                     };
                     let t0 = Instant::now();
                     let dest = Dest::File(&outputs[i]);
-                    let r = translate_one(
-                        input,
-                        options,
-                        cli.report.map(|r| (r, cli.all)),
-                        cli.stats.is_some(),
-                        dest,
-                    )
-                    .map(|t| (t.warnings, t.stats))
-                    .map_err(|e| e.message);
+                    let r = translate_one(input, options, cli.produce(), cli.stats.is_some(), dest)
+                        .map(|t| (t.warnings, t.stats))
+                        .map_err(|e| e.message);
                     if let Ok(mut slot) = slots[i].lock() {
                         *slot = Some((r, t0.elapsed()));
                     }

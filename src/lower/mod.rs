@@ -111,6 +111,15 @@ pub(crate) trait Sink {
     fn prologue(&mut self, _m: &llvm::Module) {}
     /// The functions before index `upto` are final (bodies lowered, tokens placed).
     fn functions(&mut self, _m: &mut llvm::Module, _upto: usize) {}
+    /// Function `fid`'s body is lowered and its tokens placed; `regions` says which
+    /// convergence region owns each of its blocks (for pictures of the CFG).
+    fn regions(
+        &mut self,
+        _m: &llvm::Module,
+        _fid: FuncId,
+        _regions: &crate::convergence::place::Regions,
+    ) {
+    }
 }
 
 /// A sink that keeps the whole module.
@@ -213,6 +222,7 @@ pub(crate) fn lower_module_into(
                 amdgcn::shield_atomics(&mut cx.m, fid);
             }
         }
+        sink.regions(&cx.m, fid, &regions);
         lowered[fid.index()] = true;
         sink.functions(&mut cx.m, pending_min[i + 1]);
     }
