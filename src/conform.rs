@@ -25,19 +25,23 @@ use std::sync::atomic::{AtomicUsize, Ordering};
     bin_name = "spirv-lift conform",
     version,
     verbatim_doc_comment,
-    about = "Round-trip conformance: for each SPIR-V module (a directory means its *.spv files),\n\
+    about = "Round-trip conformance: for each SPIR-V module (binary or .spvasm; a directory\n\
+             means every *.spv and *.spvasm file below it),\n\
              check that the input passes spirv-val, translates, passes opt-19 and opt-22\n\
              -passes=verify; that a Kernel module, translated with --spirv-backend-workarounds,\n\
              goes back through llc-22 to SPIR-V that passes spirv-val with the same barriers\n\
              and atomics (normalized, see README);\n\
              that llvm-as-22 | llvm-dis-22 keeps every !mmra tag set and convergence bundle;\n\
-             and that spirv-lift's reader reads its output back to the same text.\n\
+             that spirv-lift's reader reads its output back to the same text; and that a\n\
+             shader's outputs and storage buffers are still written after opt-22 -O2.\n\
              Tools are found on PATH; a missing one skips its checks, or fails them under\n\
-             CI=true. Exit 0 when every check passes or is skipped, 1 on a failure, 2 on a\n\
+             CI=true; the summary counts a module with a skipped check as skipped, never as\n\
+             passed. Exit 0 when every check passes or is skipped, 1 on a failure, 2 on a\n\
              usage error."
 )]
 struct ConformCli {
-    /// SPIR-V binaries, or directories whose `*.spv` files are checked (sorted).
+    /// SPIR-V binaries or assembly, or directories searched recursively for `*.spv` and
+    /// `*.spvasm` files (checked in path order).
     #[arg(required = true, value_name = "DIR|FILE")]
     inputs: Vec<PathBuf>,
 
@@ -267,6 +271,11 @@ impl Outcome {
     fn failed(&self) -> bool {
         self.statuses.iter().any(|s| matches!(s, Status::Fail(_)))
     }
+
+    /// Not failed, but a check could not run: never counted as passed.
+    fn skipped(&self) -> bool {
+        !self.failed() && self.statuses.iter().any(|s| matches!(s, Status::Skip(_)))
+    }
 }
 
 /// How many differences one failing comparison reports.
@@ -292,17 +301,46 @@ fn check_module(
             };
         }
     };
-    let words = spirv_lift::spirv::words_from_bytes(&bytes).unwrap_or_default();
-    let info = module_info(&words);
     let file = |ext: &str| tmp.join(format!("{index}.{ext}"));
     let os = |p: &Path| p.as_os_str().to_owned();
+    // SPIR-V assembly is assembled here; spirv-val then reads the binary.
+    let text = path.extension().is_some_and(|e| e == "spvasm")
+        || spirv_lift::spirv::asm::looks_like_text(&bytes);
+    let (words, bytes, binary) = if text {
+        let assembled = std::str::from_utf8(&bytes)
+            .map_err(|e| e.to_string())
+            .and_then(|t| spirv_lift::spirv::asm::assemble(t).map_err(|e| e.to_string()));
+        match assembled {
+            Ok(w) => {
+                let b: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+                let bin = file("in.spv");
+                if let Err(e) = std::fs::write(&bin, &b) {
+                    st[0] = Status::Fail(format!("cannot write {}: {e}", bin.display()));
+                }
+                (w, b, bin)
+            }
+            Err(e) => {
+                st[0] = Status::Fail(format!("does not assemble: {e}"));
+                st[1] = Status::Fail(format!("does not assemble: {e}"));
+                return Outcome {
+                    name,
+                    kernel: false,
+                    statuses: st,
+                };
+            }
+        }
+    } else {
+        let w = spirv_lift::spirv::words_from_bytes(&bytes).unwrap_or_default();
+        (w, bytes, path.to_path_buf())
+    };
+    let info = module_info(&words);
 
     // a. The input is valid.
     st[0] = match tools.get("spirv-val") {
         Ok(val) => {
             let mut args: Vec<std::ffi::OsString> =
                 val_env(&info).iter().map(|a| a.into()).collect();
-            args.push(os(path));
+            args.push(os(&binary));
             let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
             run(val, &refs).map_or_else(Status::Fail, |_| Status::Pass)
         }
@@ -502,16 +540,30 @@ fn annotations(text: &str, tools: &Tools, ll: &Path, bc: &Path, dis: &Path) -> S
     }
 }
 
-/// The modules named by the arguments: files as given, directories' `*.spv` sorted.
+/// The modules named by the arguments: files as given; directories searched recursively
+/// for `*.spv` and `*.spvasm` files, sorted by path.
 fn collect_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(input)
-                .with_context(|| format!("cannot read {}", input.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "spv") && p.is_file())
-                .collect();
+            let mut files = Vec::new();
+            let mut dirs = vec![input.clone()];
+            while let Some(dir) = dirs.pop() {
+                for entry in std::fs::read_dir(&dir)
+                    .with_context(|| format!("cannot read {}", dir.display()))?
+                {
+                    let p = entry
+                        .with_context(|| format!("cannot read {}", dir.display()))?
+                        .path();
+                    if p.is_dir() {
+                        dirs.push(p);
+                    } else if p.is_file()
+                        && p.extension().is_some_and(|e| e == "spv" || e == "spvasm")
+                    {
+                        files.push(p);
+                    }
+                }
+            }
             files.sort();
             out.extend(files);
         } else if input.is_file() {
@@ -521,7 +573,7 @@ fn collect_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
         }
     }
     if out.is_empty() {
-        bail!("no SPIR-V modules (*.spv) found");
+        bail!("no SPIR-V modules (*.spv, *.spvasm) found");
     }
     Ok(out)
 }
@@ -544,7 +596,22 @@ fn json_string(s: &str) -> String {
     out
 }
 
-fn print_json(outcomes: &[Outcome], passed: usize, failed: usize, expected: usize) -> String {
+/// Modules by verdict: passed (every check passed or does not apply), failed, skipped (a
+/// check could not run: never counted as passed), and passed with expected failures.
+struct Counts {
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    expected: usize,
+}
+
+fn print_json(outcomes: &[Outcome], c: &Counts) -> String {
+    let Counts {
+        passed,
+        failed,
+        skipped,
+        expected,
+    } = c;
     let mut s = String::from("{\"modules\": [\n");
     for (i, o) in outcomes.iter().enumerate() {
         let _ = write!(
@@ -576,12 +643,18 @@ fn print_json(outcomes: &[Outcome], passed: usize, failed: usize, expected: usiz
     }
     let _ = writeln!(
         s,
-        "], \"passed\": {passed}, \"failed\": {failed}, \"passed_with_xfail\": {expected}}}"
+        "], \"passed\": {passed}, \"failed\": {failed}, \"skipped\": {skipped}, \"passed_with_xfail\": {expected}}}"
     );
     s
 }
 
-fn print_table(outcomes: &[Outcome], passed: usize, failed: usize, expected: usize) -> String {
+fn print_table(outcomes: &[Outcome], c: &Counts) -> String {
+    let Counts {
+        passed,
+        failed,
+        skipped,
+        expected,
+    } = c;
     let width = outcomes
         .iter()
         .map(|o| o.name.len())
@@ -622,13 +695,13 @@ fn print_table(outcomes: &[Outcome], passed: usize, failed: usize, expected: usi
         s.push('\n');
         s.push_str(&details);
     }
-    if expected > 0 {
+    if *expected > 0 {
         let _ = writeln!(
             s,
             "{expected} of the passed modules have expected failures (xfail)"
         );
     }
-    let _ = writeln!(s, "{passed} passed, {failed} failed");
+    let _ = writeln!(s, "{passed} passed, {failed} failed, {skipped} skipped");
     s
 }
 
@@ -724,15 +797,21 @@ fn conform(cli: &ConformCli) -> Result<bool> {
         bail!("a worker thread stopped before checking every module");
     }
     let failed = outcomes.iter().filter(|o| o.failed()).count();
+    let skipped = outcomes.iter().filter(|o| o.skipped()).count();
     let expected = outcomes
         .iter()
         .filter(|o| !o.failed() && o.statuses.iter().any(|s| matches!(s, Status::XFail(_))))
         .count();
-    let passed = outcomes.len() - failed;
+    let counts = Counts {
+        passed: outcomes.len() - failed - skipped,
+        failed,
+        skipped,
+        expected,
+    };
     let report = if cli.json {
-        print_json(&outcomes, passed, failed, expected)
+        print_json(&outcomes, &counts)
     } else {
-        print_table(&outcomes, passed, failed, expected)
+        print_table(&outcomes, &counts)
     };
     print!("{report}");
     Ok(failed == 0)

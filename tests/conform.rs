@@ -30,7 +30,7 @@ fn whole_corpus_conforms() {
     let modules = common::corpus_files().len();
     assert_eq!(
         text.lines().last(),
-        Some(format!("{modules} passed, 0 failed").as_str()),
+        Some(format!("{modules} passed, 0 failed, 0 skipped").as_str()),
         "{text}"
     );
     // Every kernel went through llc, every module through the annotation check, every
@@ -160,7 +160,8 @@ fn missing_tools_skip_or_fail_under_ci() {
     let text = stdout(&out);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("skip shaders/vmm_shared_barrier.comp.spv opt-22: missing tool opt-22"));
-    assert!(text.ends_with("1 passed, 0 failed\n"), "{text}");
+    // A skipped check never counts as passed.
+    assert!(text.ends_with("0 passed, 0 failed, 1 skipped\n"), "{text}");
     let out = run(conform(&[module]).env("PATH", "").env("CI", "true"));
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
@@ -238,4 +239,29 @@ fn reader_fixpoint_for_every_profile() {
         }
     }
     assert!(checked > 100, "only {checked} outputs checked");
+}
+
+/// Directories are searched recursively, and SPIR-V assembly is checked like binaries.
+#[test]
+fn spvasm_in_subdirectories() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sub = dir.path().join("nested/deeper");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    let filetest = std::fs::read_to_string(repo_root().join("tests/filetests/barriers.spvasm"))
+        .expect("read filetest");
+    let asm = filetest
+        .split("; ---- expected output ----")
+        .next()
+        .expect("assembly part");
+    std::fs::write(sub.join("barriers.spvasm"), asm).expect("write");
+    std::fs::copy(
+        repo_root().join("shaders/reduce_shared.comp.spv"),
+        dir.path().join("nested/reduce_shared.comp.spv"),
+    )
+    .expect("copy");
+    let out = run(conform(&[dir.path().to_str().expect("utf-8")]).env("CI", "true"));
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("nested/deeper/barriers.spvasm"), "{text}");
+    assert!(text.ends_with("2 passed, 0 failed, 0 skipped\n"), "{text}");
 }
