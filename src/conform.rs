@@ -53,7 +53,8 @@ struct ConformCli {
     #[arg(long)]
     json: bool,
 
-    /// Expected failures: lines `<module file name> <check> <reason>` (`#` comments). A
+    /// Expected failures: lines `<module> <check> <reason>` (`#` comments), the module by
+    /// file name or by path relative to the directory given (`dir/m.spv`). A
     /// listed check that fails is reported `xfail` and does not fail the run; one that
     /// passes is a failure (the entry is stale).
     #[arg(long, value_name = "FILE")]
@@ -65,7 +66,42 @@ struct ConformCli {
     /// `tests/conform/xfail.txt` lists the corpus modules this hits.
     #[arg(long)]
     no_backend_workarounds: bool,
+
+    /// Use this program for a tool instead of the one on PATH (repeatable), e.g.
+    /// `--tool opt-22=/opt/llvm/bin/opt`. Tools: spirv-val, opt-19, opt-22, llc-22,
+    /// llvm-as-22, llvm-dis-22.
+    #[arg(long = "tool", value_name = "NAME=PATH", value_parser = parse_tool)]
+    tools: Vec<(String, PathBuf)>,
+
+    /// Keep every intermediate file (translations, llc output, `-O2` IR) in this
+    /// directory, named by the module's index, instead of a temporary one removed after.
+    #[arg(long, value_name = "DIR")]
+    keep_temps: Option<PathBuf>,
 }
+
+/// `NAME=PATH` for `--tool`.
+fn parse_tool(s: &str) -> std::result::Result<(String, PathBuf), String> {
+    let (name, path) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: expected NAME=PATH"))?;
+    if !TOOL_NAMES.contains(&name) {
+        return Err(format!(
+            "unknown tool `{name}` (tools: {})",
+            TOOL_NAMES.join(", ")
+        ));
+    }
+    Ok((name.to_string(), PathBuf::from(path)))
+}
+
+/// The external tools the checks run.
+const TOOL_NAMES: [&str; 6] = [
+    "spirv-val",
+    "opt-19",
+    "opt-22",
+    "llc-22",
+    "llvm-as-22",
+    "llvm-dis-22",
+];
 
 /// The checks, in table order.
 const CHECKS: [&str; 9] = [
@@ -109,26 +145,21 @@ struct Tools {
 }
 
 impl Tools {
-    fn find() -> Tools {
+    /// Each tool from `overrides` (`--tool`), else the first on `PATH`.
+    fn find(overrides: &[(String, PathBuf)]) -> Tools {
         let path = std::env::var_os("PATH").unwrap_or_default();
         let dirs: Vec<PathBuf> = std::env::split_paths(&path).collect();
-        let names = [
-            "spirv-val",
-            "opt-19",
-            "opt-22",
-            "llc-22",
-            "llvm-as-22",
-            "llvm-dis-22",
-        ];
         Tools {
             ci: std::env::var("CI").is_ok_and(|v| v == "true"),
-            found: names
+            found: TOOL_NAMES
                 .iter()
                 .map(|n| {
-                    (
-                        *n,
-                        dirs.iter().map(|d| d.join(n)).find(|p| is_executable(p)),
-                    )
+                    let given = overrides.iter().rev().find(|(o, _)| o == n);
+                    let p = match given {
+                        Some((_, p)) => Some(p.clone()).filter(|p| is_executable(p)),
+                        None => dirs.iter().map(|d| d.join(n)).find(|p| is_executable(p)),
+                    };
+                    (*n, p)
                 })
                 .collect(),
         }
@@ -736,9 +767,10 @@ fn read_xfail(path: &Path) -> Result<XFails> {
 
 /// Applies the expected failures to one module's results.
 fn apply_xfail(o: &mut Outcome, path: &Path, xfails: &XFails) {
-    let file = path.file_name().map(|f| f.to_string_lossy().into_owned());
     for (module, k, reason) in xfails {
-        if file.as_deref() != Some(module.as_str()) {
+        // A file name, or a path relative to the directory given (compared by whole
+        // components: `cl-kernels/images.O2.spv`).
+        if !path.ends_with(Path::new(module)) {
             continue;
         }
         let Some(status) = o.statuses.get_mut(*k) else {
@@ -760,8 +792,11 @@ fn conform(cli: &ConformCli) -> Result<bool> {
         Some(p) => read_xfail(p)?,
         None => Vec::new(),
     };
-    let tools = Tools::find();
-    let tmp = std::env::temp_dir().join(format!("spirv-lift-conform-{}", std::process::id()));
+    let tools = Tools::find(&cli.tools);
+    let tmp = match &cli.keep_temps {
+        Some(dir) => dir.clone(),
+        None => std::env::temp_dir().join(format!("spirv-lift-conform-{}", std::process::id())),
+    };
     std::fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
     let jobs = cli
         .jobs
@@ -788,7 +823,9 @@ fn conform(cli: &ConformCli) -> Result<bool> {
             });
         }
     });
-    let _ = std::fs::remove_dir_all(&tmp);
+    if cli.keep_temps.is_none() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
     let outcomes: Vec<Outcome> = slots
         .into_iter()
         .filter_map(|s| s.into_inner().ok().flatten())

@@ -265,3 +265,47 @@ fn spvasm_in_subdirectories() {
     assert!(text.contains("nested/deeper/barriers.spvasm"), "{text}");
     assert!(text.ends_with("2 passed, 0 failed, 0 skipped\n"), "{text}");
 }
+
+/// `--tool NAME=PATH` replaces a tool, `--keep-temps DIR` keeps the intermediate files,
+/// and an `--xfail` entry may name a module by its path below the directory given.
+#[test]
+fn tool_overrides_temps_and_relative_xfail() {
+    let module = "shaders/reduce_shared.comp.spv";
+    // `false` as opt-22: both opt-22 checks that use it fail.
+    let out = run(conform(&["--tool", "opt-22=/bin/false", module]).env("CI", "true"));
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains(&format!("FAIL {module} opt-22")), "{text}");
+    let out = run(&mut conform(&["--tool", "opt-99=/bin/true", module]));
+    assert_eq!(out.status.code(), Some(2), "unknown tool name");
+
+    let keep = tempfile::tempdir().expect("temp dir");
+    let out = run(
+        conform(&["--keep-temps", keep.path().to_str().expect("utf-8"), module]).env("CI", "true"),
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+    let kept: Vec<String> = std::fs::read_dir(keep.path())
+        .expect("read kept")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(kept.iter().any(|n| n == "0.ll"), "{kept:?}");
+    assert!(kept.iter().any(|n| n == "0.O2.ll"), "{kept:?}");
+
+    // The same failing check, expected by a relative path: xfail, exit 0.
+    let list = keep.path().join("xfail.txt");
+    std::fs::write(
+        &list,
+        "shaders/reduce_shared.comp.spv opt-22 a broken opt\n",
+    )
+    .expect("write");
+    let out = run(conform(&[
+        "--tool",
+        "opt-22=/bin/false",
+        "--xfail",
+        list.to_str().expect("utf-8"),
+        module,
+    ])
+    .env("CI", "true"));
+    let text = stdout(&out);
+    assert!(text.contains("xfail"), "{text}");
+}
