@@ -33,7 +33,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
              and atomics (normalized, see README);\n\
              that llvm-as-22 | llvm-dis-22 keeps every !mmra tag set and convergence bundle;\n\
              that spirv-lift's reader reads its output back to the same text; and that a\n\
-             shader's outputs and storage buffers are still written after opt-22 -O2.\n\
+             shader's outputs and storage buffers are still written after opt-22 -O2; and\n\
+             that llc-22 compiles the --target amdgcn translation for gfx942 (kernels and\n\
+             compute shaders the profile translates).\n\
              Tools are found on PATH; a missing one skips its checks, or fails them under\n\
              CI=true; the summary counts a module with a skipped check as skipped, never as\n\
              passed. Exit 0 when every check passes or is skipped, 1 on a failure, 2 on a\n\
@@ -104,7 +106,7 @@ const TOOL_NAMES: [&str; 6] = [
 ];
 
 /// The checks, in table order.
-const CHECKS: [&str; 9] = [
+const CHECKS: [&str; 10] = [
     "spirv-val",
     "translate",
     "opt-19",
@@ -114,6 +116,7 @@ const CHECKS: [&str; 9] = [
     "annotations",
     "reader-fixpoint",
     "effects",
+    "llc-amdgcn",
 ];
 
 #[derive(Clone, Debug)]
@@ -446,11 +449,39 @@ fn check_module(
     if !info.kernel {
         st[8] = effects(&text, tools, &ll, &file("O2.ll"));
     }
+    // g. Kernels and compute shaders the amdgcn profile translates: llc-22 compiles
+    //    them for gfx942 with no extra option.
+    st[9] = amdgcn(&words, tools, &file("amdgcn.ll"), &file("amdgcn.o"));
     Outcome {
         name,
         kernel: info.kernel,
         statuses: st,
     }
+}
+
+/// The `llc-amdgcn` check; `NotRun` for modules the profile refuses (shaders other than
+/// compute, images: a typed error, never IR that llc rejects).
+fn amdgcn(words: &[u32], tools: &Tools, ll: &Path, obj: &Path) -> Status {
+    let options = spirv_lift::Options::default().target(spirv_lift::Target::Amdgcn);
+    let Ok(module) = spirv_lift::translate(words, &options) else {
+        return Status::NotRun;
+    };
+    let llc = match tools.get("llc-22") {
+        Ok(t) => t,
+        Err(s) => return s,
+    };
+    if let Err(e) = std::fs::write(ll, module.to_string()) {
+        return Status::Fail(format!("cannot write {}: {e}", ll.display()));
+    }
+    let args: [&std::ffi::OsStr; 6] = [
+        "-mtriple=amdgcn-amd-amdhsa".as_ref(),
+        "-mcpu=gfx942".as_ref(),
+        "-filetype=obj".as_ref(),
+        ll.as_ref(),
+        "-o".as_ref(),
+        obj.as_ref(),
+    ];
+    run(llc, &args).map_or_else(Status::Fail, |_| Status::Pass)
 }
 
 /// The `effects` check: the external variables written before and after `opt-22 -O2`.
