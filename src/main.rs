@@ -269,6 +269,7 @@ fn help(sub: Option<std::ffi::OsString>) -> ExitCode {
 
 fn main() -> ExitCode {
     release_freed_memory_at_once();
+    remove_temporaries_on_signal();
     if std::env::args_os().nth(1).is_some_and(|a| a == "help") {
         return help(std::env::args_os().nth(2));
     }
@@ -503,6 +504,7 @@ fn write_atomically<T>(
     };
     let (tmp, f) = create_temporary(dir, &file_name.to_string_lossy())
         .map_err(|e| cannot("create a temporary file in", dir, e))?;
+    let _registered = Temporary::register(&tmp);
     let mut w = std::io::BufWriter::new(f);
     let result = write(&mut w).and_then(|t| {
         let f = w
@@ -520,6 +522,47 @@ fn write_atomically<T>(
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// The temporary output files being written, removed by the SIGINT/SIGTERM handler
+/// ([`remove_temporaries_on_signal`]) so that an interrupted run leaves nothing behind.
+static TEMPORARIES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// A temporary file's registration in [`TEMPORARIES`], dropped once it is renamed or
+/// removed.
+struct Temporary(PathBuf);
+
+impl Temporary {
+    fn register(path: &Path) -> Temporary {
+        if let Ok(mut list) = TEMPORARIES.lock() {
+            list.push(path.to_path_buf());
+        }
+        Temporary(path.to_path_buf())
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if let Ok(mut list) = TEMPORARIES.lock()
+            && let Some(i) = list.iter().position(|p| *p == self.0)
+        {
+            list.swap_remove(i);
+        }
+    }
+}
+
+/// On SIGINT or SIGTERM, removes the temporary files being written and exits with
+/// 128 + the signal's number (130; the handler cannot tell the two apart, so 130 for
+/// both), as an interrupted LLVM tool leaves no partial output.
+fn remove_temporaries_on_signal() {
+    let _ = ctrlc::set_handler(|| {
+        if let Ok(list) = TEMPORARIES.lock() {
+            for p in list.iter() {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+        std::process::exit(130);
+    });
 }
 
 /// Creates `<dir>/.<name>.<random>.tmp` exclusively (a name that exists, even as a
@@ -655,8 +698,11 @@ type Outcome = (
 );
 
 fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
-    std::fs::create_dir_all(out_dir)
-        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    // An output that cannot be written is a failure (exit 1), as with `-o`.
+    if let Err(e) = std::fs::create_dir_all(out_dir) {
+        eprintln!("error: cannot create {}: {e}", out_dir.display());
+        return Ok(false);
+    }
     let mut outputs = Vec::with_capacity(cli.inputs.len());
     let mut seen = std::collections::HashSet::new();
     for input in &cli.inputs {

@@ -663,3 +663,73 @@ fn reports_name_address_spaces() {
     assert_eq!(spaces["sync-as:3"], "workgroup", "{json}");
     assert_eq!(spaces["sync-as:11"], "storage-buffer", "{json}");
 }
+
+/// SIGINT or SIGTERM while the output is being written removes the temporary file:
+/// an interrupted run leaves nothing behind (exit 130).
+#[test]
+fn interrupted_run_leaves_no_temporary_file() {
+    use std::fmt::Write as _;
+    // A module that takes a while to translate: one long function.
+    let mut asm = String::from(
+        "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n\
+         %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%int = OpTypeInt 32 1\n\
+         %c1 = OpConstant %int 1\n%f = OpFunction %void None %fn\n%l = OpLabel\n\
+         %v0 = OpIAdd %int %c1 %c1\n",
+    );
+    for i in 1..400_000 {
+        let _ = writeln!(asm, "%v{i} = OpIAdd %int %v{} %c1", i - 1);
+    }
+    asm.push_str("OpReturn\nOpFunctionEnd\n");
+    let dir = tempdir();
+    let input = dir.path().join("long.spvasm");
+    std::fs::write(&input, asm).unwrap();
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let mut interrupted = 0;
+    for signal in ["-INT", "-TERM"] {
+        let mut child = bin()
+            .arg(&input)
+            .arg("-o")
+            .arg(out_dir.join("long.ll"))
+            .spawn()
+            .unwrap();
+        // Wait for the temporary file, then interrupt.
+        let start = std::time::Instant::now();
+        let mut seen = false;
+        while start.elapsed() < std::time::Duration::from_secs(20) {
+            if std::fs::read_dir(&out_dir).unwrap().next().is_some() {
+                seen = true;
+                break;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        if !seen {
+            // Finished before a temporary file was seen: nothing to interrupt.
+            let _ = child.wait();
+            std::fs::remove_file(out_dir.join("long.ll")).unwrap_or_default();
+            continue;
+        }
+        let killed = Command::new("kill")
+            .arg(signal)
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        let left: Vec<_> = std::fs::read_dir(&out_dir).unwrap().collect();
+        if status.code() == Some(0) {
+            // The translation won the race: the output is whole, and nothing else is there.
+            assert_eq!(left.len(), 1);
+            std::fs::remove_file(out_dir.join("long.ll")).unwrap();
+            continue;
+        }
+        assert_eq!(status.code(), Some(130), "{signal}");
+        assert!(left.is_empty(), "{signal}: {left:?}");
+        interrupted += 1;
+    }
+    // The module takes far longer to translate than a signal takes to arrive.
+    assert!(interrupted >= 1, "no run was interrupted while writing");
+}
