@@ -733,3 +733,14 @@ fn interrupted_run_leaves_no_temporary_file() {
     // The module takes far longer to translate than a signal takes to arrive.
     assert!(interrupted >= 1, "no run was interrupted while writing");
 }
+
+/// An output that cannot be written is a translation failure (exit 1), whether `-o` or
+/// `--out-dir` names it.
+#[test]
+fn unwritable_outputs_exit_1() {
+    let out = run(&[s(&shader()), "-o", "/proc/spirv-lift-cannot-write/out.ll"]);
+    assert_exit(&out, 1, "-o into /proc");
+    let out = run(&["--out-dir", "/proc/spirv-lift-cannot-write", s(&shader())]);
+    assert_exit(&out, 1, "--out-dir under /proc");
+    assert!(stderr(&out).contains("cannot create"), "{}", stderr(&out));
+}
