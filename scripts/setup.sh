@@ -9,6 +9,7 @@
 #   gcc, g++               build the C API test and the C++ example (tests/capi.rs)
 #   bsdutils               script: a pseudo-terminal for the progress-bar test (tests/batch.rs)
 #   graphviz               dot: renders `--emit dot` output in tests/dot.rs
+#   groff-base             groff: renders the generated man page (tests/cli.rs)
 # and, from crates.io, cbindgen (the C header include/spirv_lift.h; Debian's cbindgen 0.24
 # cannot parse edition-2024 attributes such as #[unsafe(no_mangle)]).
 # Idempotent: when every tool is already on PATH nothing is installed.
@@ -16,9 +17,9 @@
 set -euo pipefail
 
 packages=(llvm-19 llvm-22 spirv-tools glslang-tools clang-15 llvm-spirv-15 hyperfine time gcc g++
-          libc6-dev bsdutils graphviz)
+          libc6-dev bsdutils graphviz groff-base)
 tools=(opt-19 llvm-as-19 llc-19 opt-22 llvm-as-22 llc-22 lli-22 spirv-as spirv-val spirv-dis
-       glslangValidator clang-15 llvm-spirv-15 hyperfine gcc g++ script dot)
+       glslangValidator clang-15 llvm-spirv-15 hyperfine gcc g++ script dot groff)
 
 missing=()
 for t in "${tools[@]}"; do

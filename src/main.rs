@@ -51,6 +51,8 @@ fn release_freed_memory_at_once() {
 ///   verify FILE.ll...    the convergence-control lint for any LLVM IR (`help verify`)
 ///   conform PATH...      round-trip conformance checks with LLVM's tools (`help conform`)
 ///   help [SUBCOMMAND]    this text, or a subcommand's
+///   generate man | generate completions SHELL
+///                        the man page (roff) or a shell's completion script
 ///
 /// Exit status: 0 on success, 1 when a module cannot be translated (one line per error on
 /// stderr, with word offset, opcode and result id), 2 on a usage error.
@@ -256,8 +258,17 @@ fn help(sub: Option<std::ffi::OsString>) -> ExitCode {
             return conform::main(["conform", "--help"].iter().map(std::ffi::OsString::from));
         }
         Some("help") => Cli::command().print_long_help(),
+        Some("generate") => {
+            println!("spirv-lift generate man                 the man page (roff) on stdout");
+            println!(
+                "spirv-lift generate completions SHELL   bash, zsh, fish, elvish or powershell"
+            );
+            Ok(())
+        }
         Some(other) => {
-            eprintln!("error: no subcommand `{other}` (subcommands: verify, conform, help)");
+            eprintln!(
+                "error: no subcommand `{other}` (subcommands: verify, conform, generate, help)"
+            );
             return ExitCode::from(2);
         }
     };
@@ -267,11 +278,50 @@ fn help(sub: Option<std::ffi::OsString>) -> ExitCode {
     }
 }
 
+/// `spirv-lift generate man` / `generate completions SHELL`: the man page (roff) or a
+/// shell's completion script, generated from the same clap definitions as `--help`.
+fn generate(what: &[std::ffi::OsString]) -> ExitCode {
+    use clap::CommandFactory;
+    let mut out = std::io::stdout().lock();
+    let args: Vec<&str> = what.iter().filter_map(|a| a.to_str()).collect();
+    let done = match args.as_slice() {
+        // The man page's title line holds one line: the plain version.
+        ["man"] => clap_mangen::Man::new(Cli::command().version(env!("CARGO_PKG_VERSION")))
+            .render(&mut out),
+        ["completions", shell] => match shell.parse::<clap_complete::Shell>() {
+            Ok(shell) => {
+                clap_complete::generate(shell, &mut Cli::command(), "spirv-lift", &mut out);
+                Ok(())
+            }
+            Err(e) => {
+                eprintln!("error: {e} (shells: bash, zsh, fish, elvish, powershell)");
+                return ExitCode::from(2);
+            }
+        },
+        _ => {
+            eprintln!("error: usage: spirv-lift generate man | generate completions SHELL");
+            return ExitCode::from(2);
+        }
+    };
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`| head`) is not an error worth reporting.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write standard output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     release_freed_memory_at_once();
     remove_temporaries_on_signal();
     if std::env::args_os().nth(1).is_some_and(|a| a == "help") {
         return help(std::env::args_os().nth(2));
+    }
+    if std::env::args_os().nth(1).is_some_and(|a| a == "generate") {
+        return generate(&std::env::args_os().skip(2).collect::<Vec<_>>());
     }
     // `verify` and `conform` are subcommands; anything else is a list of SPIR-V inputs (a SPIR-V file
     // literally named `verify` or `conform` can be passed as `./verify`).

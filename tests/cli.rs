@@ -744,3 +744,44 @@ fn unwritable_outputs_exit_1() {
     assert_exit(&out, 1, "--out-dir under /proc");
     assert!(stderr(&out).contains("cannot create"), "{}", stderr(&out));
 }
+
+/// `generate man` is a man page groff renders, `generate completions SHELL` a script the
+/// shell reads; both come from the same definitions as `--help`.
+#[test]
+fn man_page_and_completions() {
+    let out = run(&["generate", "man"]);
+    assert_exit(&out, 0, "generate man");
+    let page = common::temp_file(&out.stdout, ".1");
+    let rendered = common::run(
+        Command::new(common::tool("groff"))
+            .args(["-k", "-man", "-Tutf8", "-ww"])
+            .arg(page.path()),
+    );
+    assert!(rendered.status.success());
+    assert!(
+        rendered.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&rendered.stderr)
+    );
+    let text = String::from_utf8_lossy(&rendered.stdout).replace(|c: char| c == '\u{8}', "");
+    assert!(text.contains("spirv-lift(1)"), "{text}");
+    let out = run(&["generate", "completions", "bash"]);
+    assert_exit(&out, 0, "generate completions bash");
+    let script = String::from_utf8_lossy(&out.stdout);
+    for flag in ["--spec-const", "--emit", "--target", "--out-dir"] {
+        assert!(script.contains(flag), "completions lack {flag}");
+    }
+    let file = common::temp_file(&out.stdout, ".bash");
+    let syntax = common::run(Command::new("bash").arg("-n").arg(file.path()));
+    assert!(
+        syntax.status.success(),
+        "{}",
+        String::from_utf8_lossy(&syntax.stderr)
+    );
+    assert_exit(
+        &run(&["generate", "completions", "nosh"]),
+        2,
+        "unknown shell",
+    );
+    assert_exit(&run(&["generate"]), 2, "generate without what");
+}
