@@ -763,7 +763,7 @@ fn man_page_and_completions() {
         "{}",
         String::from_utf8_lossy(&rendered.stderr)
     );
-    let text = String::from_utf8_lossy(&rendered.stdout).replace(|c: char| c == '\u{8}', "");
+    let text = String::from_utf8_lossy(&rendered.stdout).replace('\u{8}', "");
     assert!(text.contains("spirv-lift(1)"), "{text}");
     let out = run(&["generate", "completions", "bash"]);
     assert_exit(&out, 0, "generate completions bash");
