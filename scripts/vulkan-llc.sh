@@ -6,9 +6,16 @@
 # then spirv-val --target-env vulkan1.3 on what llc wrote. Prints one line per shader
 # (ok / llc: <first error line> / spirv-val: <first error line>) and counts by message.
 #
-# Usage: scripts/vulkan-llc.sh [path/to/spirv-lift]   (default target/release/spirv-lift)
+# Usage: scripts/vulkan-llc.sh [--workarounds] [path/to/spirv-lift]
+#   (default target/release/spirv-lift; --workarounds translates with
+#   --spirv-backend-workarounds, the form meant for this backend)
 set -uo pipefail
 
+flags=()
+if [ "${1:-}" = --workarounds ]; then
+    flags=(--spirv-backend-workarounds)
+    shift
+fi
 lift=${1:-target/release/spirv-lift}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -16,7 +23,7 @@ results="$tmp/results"
 : > "$results"
 for spv in shaders/*.comp.spv; do
     name=$(basename "$spv" .spv)
-    if ! "$lift" "$spv" -o "$tmp/$name.ll" 2> "$tmp/err"; then
+    if ! "$lift" "${flags[@]}" "$spv" -o "$tmp/$name.ll" 2> "$tmp/err"; then
         echo "$name: translate: $(head -1 "$tmp/err")" >> "$results"
         continue
     fi

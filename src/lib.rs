@@ -188,19 +188,28 @@ impl Options {
     }
 
     /// The same options with or without the workarounds for LLVM 22's SPIR-V backend
-    /// (`llc -mtriple=spirv64-unknown-unknown`), for output that is compiled back to
-    /// SPIR-V with it. Only [`Target::Generic`] output changes. The default output is
-    /// the IR SPEC.md defines; with the workarounds, four forms that the backend
-    /// miscompiles are written differently, with the same meaning:
+    /// (`llc -mtriple=spirv64-unknown-unknown` for kernels,
+    /// `spirv-unknown-vulkan1.3-<stage>` for shaders), for output that is compiled back
+    /// to SPIR-V with it. Only [`Target::Generic`] output changes. The default output is
+    /// the IR SPEC.md defines; with the workarounds, the forms that the backend
+    /// miscompiles or cannot decorate are written differently, with the same meaning:
     ///
     /// - `OpAtomicLoad` / `OpAtomicStore` / `OpAtomicFlagClear` become calls of
     ///   `__spirv_AtomicLoad` / `__spirv_AtomicStore` / `__spirv_AtomicFlagClear` with the
     ///   module's scope and semantics, instead of `load atomic` / `store atomic` (which the
     ///   backend turns into plain `OpLoad` / `OpStore`: llvm/llvm-project#185628, fixed
     ///   after 22);
-    /// - a `getelementptr` never carries a zero structure index (the backend writes it as
-    ///   `OpConstantNull`, which `spirv-val` rejects): a trailing one is dropped (same
-    ///   address), an inner one splits the access into two `getelementptr`s;
+    /// - in kernels, a `getelementptr` never carries a zero structure index (the backend
+    ///   writes it as `OpConstantNull`, which `spirv-val` rejects): a trailing one is
+    ///   dropped (same address), an inner one splits the access into two
+    ///   `getelementptr`s;
+    /// - in shaders, a uniform or storage block (`Block`, with `DescriptorSet` and
+    ///   `Binding`, not ending in a runtime array) is a
+    ///   `target("spirv.VulkanBuffer", …)` handle from
+    ///   `llvm.spv.resource.handlefrombinding` instead of a global (the backend decorates
+    ///   `Block` only there), and vectors inside explicit layouts are `<N x T>` in
+    ///   memory where the backend's data layout places them at their offsets (it
+    ///   derives `Offset` and `ArrayStride` from the memory types);
     /// - `vstore_half_r`, `vstore_halfn_r` and `vstorea_halfn_r` become the OpenCL C
     ///   builtins `vstore_half[n]_<mode>` / `vstorea_half<n>_<mode>` (the backend passes
     ///   the rounding-mode literal of `__spirv_ocl_vstore_halfn_r` as an id);

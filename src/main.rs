@@ -92,11 +92,14 @@ struct Cli {
     no_convergence: bool,
 
     /// For output compiled back to SPIR-V with LLVM 22's SPIR-V backend
-    /// (`llc-22 -mtriple=spirv64-unknown-unknown`): write the forms that backend
-    /// miscompiles differently, with the same meaning (`__spirv_AtomicLoad`/`Store` calls
-    /// instead of `load`/`store atomic`, no zero structure index in `getelementptr`,
-    /// `vstore_half*_<mode>` builtins, kernels first). `--target generic` only; the
-    /// README lists the LLVM bugs behind each.
+    /// (`llc-22 -mtriple=spirv64-unknown-unknown` for kernels,
+    /// `-mtriple=spirv-unknown-vulkan1.3-<stage>` for shaders): write the forms that
+    /// backend miscompiles or cannot decorate differently, with the same meaning
+    /// (`__spirv_AtomicLoad`/`Store` calls instead of `load`/`store atomic`, no zero
+    /// structure index in a kernel's `getelementptr`, `vstore_half*_<mode>` builtins,
+    /// kernels first; uniform and storage blocks as `spirv.VulkanBuffer` handles, so
+    /// that they come out decorated `Block`). `--target generic` only; the README lists
+    /// the LLVM bugs behind each.
     #[arg(long)]
     spirv_backend_workarounds: bool,
 

@@ -71,6 +71,20 @@ pub fn type_suffix(m: &crate::llvm::Module, t: TypeId) -> String {
         Type::Double => "f64".into(),
         Type::Ptr(a) => format!("p{a}"),
         Type::Vector(n, e) => format!("v{n}{}", type_suffix(m, *e)),
+        // As LLVM mangles them (`Intrinsic::getName`).
+        Type::Named(i) => format!("s_{}s", m.struct_name(*i)),
+        Type::Target(name, tys, ints) => {
+            let mut s = format!("t{name}");
+            for t in tys {
+                s.push('_');
+                s.push_str(&type_suffix(m, *t));
+            }
+            for i in ints {
+                s.push_str(&format!("_{i}"));
+            }
+            s.push('t');
+            s
+        }
         _ => "x".into(),
     }
 }

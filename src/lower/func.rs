@@ -144,6 +144,9 @@ pub(crate) fn lower_function(
     if !fx.cx.amd_builtins.is_empty() {
         fx.materialize_amdgcn_builtins(func)?;
     }
+    if !fx.cx.buffer_handles.is_empty() {
+        fx.materialize_buffer_handles(func)?;
+    }
     for &b in cfg.rpo() {
         let block = &func.blocks[b.index()];
         fx.cur = fx.blocks[&block.id()];

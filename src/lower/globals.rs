@@ -75,6 +75,9 @@ impl Ctx<'_> {
                 _ => self.hint(id),
             },
         };
+        if builtin.is_none() && self.buffer_handle(id, ptr_ty, sc, ty, a, &hint)? {
+            return Ok(());
+        }
         if builtin.is_none() && self.is_resource(id, sc) {
             // A kernel argument, not a global (lower/abi.rs).
             return self.add_resource(id, ptr_ty, sc, a, ty, hint);

@@ -20,6 +20,13 @@
 //! size, so the offsets do not depend on the data layout string. Loads and stores of a
 //! whole laid-out aggregate go member by member ([`FnCtx::load_shaped`]); scalars and
 //! vectors load directly. Kernel (OpenCL) modules keep C layout: no shapes are built.
+//!
+//! With the workarounds for LLVM 22's SPIR-V backend ([`Ctx::backend_workarounds`]) the
+//! memory form is written for that backend's data layout instead, because the backend
+//! turns memory types into SPIR-V types and Vulkan's block rules want vectors there: a
+//! vector inside a layout is `<N x T>` wherever the backend's allocation size for it (the
+//! next power of two of its size: 16 bytes for a `vec3` of 32-bit elements) fits before
+//! the next member or element ([`Ctx::backend_vector`]), and `[N x T]` otherwise.
 
 use super::func::FnCtx;
 use super::{Ctx, SpvTy};
@@ -54,7 +61,8 @@ pub(crate) struct Shape {
 pub(crate) enum ShapeKind {
     /// Memory holds the value type as LLVM lays it out (nothing explicit below).
     Plain,
-    /// A vector inside a layout: `[N x T]` in memory, `<N x T>` as a value.
+    /// A vector inside a layout: `[N x T]` in memory (`<N x T>` where
+    /// [`Ctx::backend_vector`] says so), `<N x T>` as a value.
     Vector,
     /// Member `k` is LLVM field `fields[k].0` with shape `fields[k].1`.
     Struct { fields: Vec<(u32, ShapeId)> },
@@ -234,6 +242,30 @@ impl Ctx<'_> {
         }
     }
 
+    /// A vector shape in the memory form of LLVM 22's SPIR-V backend (workarounds only):
+    /// `<N x T>` in memory when the backend's allocation size for it fits in `room` (the
+    /// bytes before the next member or element; `None` when unknown, where only a vector
+    /// whose allocation size is its size fits). Any other shape is returned as it is.
+    fn backend_vector(&mut self, s: ShapeId, room: Option<u64>) -> ShapeId {
+        let sh = self.layouts.get(s);
+        if !self.backend_workarounds() || !matches!(sh.kind, ShapeKind::Vector) {
+            return s;
+        }
+        let Some(size) = sh.size else {
+            return s;
+        };
+        // The backend's data layout aligns `<3 x T>` to the next power of two (v24:32,
+        // v48:64, v96:128, v192:256) and the others to their size.
+        let alloc = size.next_power_of_two();
+        if !room.map_or(alloc == size, |room| alloc <= room) {
+            return s;
+        }
+        let mut vector = sh.clone();
+        vector.mem = vector.val;
+        vector.size = Some(alloc);
+        self.layouts.add(vector)
+    }
+
     fn array_shape(
         &mut self,
         ty: u32,
@@ -243,6 +275,7 @@ impl Ctx<'_> {
     ) -> Result<ShapeId, Error> {
         let e = self.layout_shape(elem, mctx)?;
         let stride = self.deco_lit(ty, Decoration::ArrayStride).map(u64::from);
+        let e = self.backend_vector(e, stride);
         let es = self.layouts.get(e).clone();
         let plain_elem = matches!(es.kind, ShapeKind::Plain);
         // An element with no layout of its own and a size the data layout decides (a
@@ -317,6 +350,7 @@ impl Ctx<'_> {
         let esize = self.plain_size(elem);
         if !mctx.row_major {
             let c = self.layout_shape(col, MatrixCtx::default())?;
+            let c = self.backend_vector(c, mctx.stride.map(u64::from));
             let cs = self.layouts.get(c).clone();
             let (mem_col, wrapped, size) =
                 self.strided_elem(&cs, mctx.stride.map(u64::from), ty)?;
@@ -425,6 +459,8 @@ impl Ctx<'_> {
                 row_major: self.layouts.row_major.contains(&(ty, k as u32)),
             };
             let s = self.layout_shape(members[k], mctx)?;
+            let room = order.get(i + 1).map(|&(next, _)| next - offset);
+            let s = self.backend_vector(s, room);
             let shape = self.layouts.get(s);
             map[k] = (fields.len() as u32, s);
             fields.push(shape.mem);
@@ -756,7 +792,7 @@ impl FnCtx<'_, '_, '_> {
             selected,
         } = seg;
         let (mut p, mut start) = (p, 0);
-        if self.cx.backend_workarounds() {
+        if self.cx.backend_workarounds() && self.cx.kernel {
             // LLVM 22's SPIR-V backend writes a zero structure index as OpConstantNull,
             // which spirv-val rejects. Field 0 is at offset 0, so a trailing zero index
             // can go, and an inner one starts a new `getelementptr` on the field type.

@@ -15,6 +15,7 @@ pub mod extinst;
 mod extlower;
 mod func;
 mod globals;
+mod handles;
 mod layout;
 pub mod mangle;
 mod memory;
@@ -101,6 +102,8 @@ pub(crate) struct Ctx<'a> {
     pub resources: abi::Resources,
     /// Explicit layouts of laid-out types (`layout.rs`).
     pub layouts: layout::Layouts,
+    /// Block variables written as resource handles (workarounds; `handles.rs`).
+    pub buffer_handles: std::collections::BTreeMap<u32, handles::BufferHandle>,
 }
 
 /// Receives the LLVM module while [`lower_module_into`] builds it, so that it can be
@@ -271,6 +274,7 @@ impl<'a> Ctx<'a> {
             called: vec![false; bound],
             reserved: Default::default(),
             amd_builtins: Default::default(),
+            buffer_handles: Default::default(),
             convergent_fns: convergent_functions(functions, facts, bound),
             spec_deps: spec_dependencies(spv, bound, &spec_values),
             spec_values,
