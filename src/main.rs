@@ -412,6 +412,8 @@ struct Translated {
 struct Failed {
     message: String,
     closed_stdout: bool,
+    /// The message is `FILE:LINE:COL: error: …` (SPIR-V assembly input), printed as it is.
+    located: bool,
 }
 
 impl From<String> for Failed {
@@ -419,6 +421,7 @@ impl From<String> for Failed {
         Failed {
             message,
             closed_stdout: false,
+            located: false,
         }
     }
 }
@@ -438,14 +441,34 @@ fn translate_one(
     // SPIR-V assembly: by extension, or by content (e.g. on standard input).
     let is_text = path.extension().is_some_and(|e| e == "spvasm")
         || spirv_lift::spirv::asm::looks_like_text(&bytes);
+    // Errors about assembly input point at the source line, with the text's own names
+    // (`FILE:LINE:COL: error: …`); about a binary, at the word (`FILE: word N (…): …`).
+    let mut source_map = None;
     let words = if is_text {
         let text =
             std::str::from_utf8(&bytes).map_err(|e| format!("{name}: not UTF-8 text: {e}"))?;
-        spirv_lift::spirv::asm::assemble(text)
+        spirv_lift::spirv::asm::assemble_mapped(text).map(|(words, map)| {
+            source_map = Some(map);
+            words
+        })
     } else {
         spirv_lift::spirv::words_from_bytes(&bytes)
-    }
-    .map_err(|e| format!("{name}: {e}"))?;
+    };
+    let located = |e: &spirv_lift::Error, map: Option<&spirv_lift::spirv::asm::SourceMap>| {
+        if !is_text {
+            return Failed::from(format!("{name}: {e}"));
+        }
+        let at = map.map_or_else(
+            || spirv_lift::spirv::asm::SourceMap::default().locate(e),
+            |m| m.locate(e),
+        );
+        Failed {
+            message: format!("{name}:{at}"),
+            closed_stdout: false,
+            located: true,
+        }
+    };
+    let words = words.map_err(|e| located(&e, None))?;
     drop(bytes);
     let named = |w: Vec<String>| w.iter().map(|w| format!("{name}: {w}")).collect();
     // Writes the translation to `w`.
@@ -481,10 +504,11 @@ fn translate_one(
         })
     };
     let failed = |e: spirv_lift::WriteError, output: &dyn std::fmt::Display| match e {
-        spirv_lift::WriteError::Translate(e) => Failed::from(format!("{name}: {e}")),
+        spirv_lift::WriteError::Translate(e) => located(&e, source_map.as_ref()),
         spirv_lift::WriteError::Io(e) => Failed {
             message: format!("cannot write {output}: {e}"),
             closed_stdout: e.kind() == std::io::ErrorKind::BrokenPipe,
+            located: false,
         },
     };
     match dest {
@@ -702,6 +726,10 @@ fn run(cli: &Cli) -> Result<bool> {
             }
             // A closed pipe (e.g. `| head`) is not an error worth reporting.
             Err(e) if e.closed_stdout => true,
+            Err(e) if e.located => {
+                eprintln!("{}", e.message);
+                false
+            }
             Err(e) => {
                 eprintln!("error: {}", e.message);
                 false

@@ -151,18 +151,21 @@ fn cli_translates_spvasm_like_the_assembled_binary() {
     }
 }
 
+/// Translates assembly `text` from a `.spvasm` file, expecting exit 1; returns the
+/// message with the file's path replaced by `FILE`.
+fn failing_spvasm(text: &str) -> String {
+    let file = common::temp_file(text.as_bytes(), ".spvasm");
+    let out = common::run(bin().arg(file.path()).arg("-o").arg("/dev/null"));
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    String::from_utf8_lossy(&out.stderr).replace(&file.path().display().to_string(), "FILE")
+}
+
 #[test]
 fn cli_reports_assembly_errors_by_line_and_column() {
     let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n  %x = OpFrobnicate %y\n";
-    let file = common::temp_file(text.as_bytes(), ".spvasm");
-    let out = common::run(bin().arg(file.path()).arg("-o").arg("/dev/null"));
-    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        format!(
-            "error: {}: line 3, column 8: unknown opcode `OpFrobnicate`\n",
-            file.path().display()
-        )
+        failing_spvasm(text),
+        "FILE:3:8: error: unknown opcode `OpFrobnicate`\n"
     );
     let cases = [
         (
@@ -186,6 +189,58 @@ fn cli_reports_assembly_errors_by_line_and_column() {
         let err = spirv_lift::spirv::asm::assemble(text).expect_err(text);
         assert_eq!(err.to_string(), want, "{text}");
     }
+}
+
+/// An error found after assembly (by the checks or the translation) points at the source
+/// line of the instruction, with the text's own names (the assembler numbers ids its
+/// own way); a binary keeps its word offsets and numbers.
+#[test]
+fn cli_reports_errors_after_assembly_at_the_source_line() {
+    let text = "; a comment line\nOpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+                %uint = OpTypeInt 32 0\n\n    %sum = OpIAdd %uint %missing %missing\n";
+    assert_eq!(
+        failing_spvasm(text),
+        "FILE:6:5: error: OpIAdd %sum: %missing is not defined\n"
+    );
+    // On standard input, the name is `<stdin>`.
+    let piped = common::run_with_stdin(bin().arg("-o").arg("/dev/null"), text.as_bytes());
+    assert_eq!(
+        String::from_utf8_lossy(&piped.stderr),
+        "<stdin>:6:5: error: OpIAdd %sum: %missing is not defined\n"
+    );
+    // The same module as a binary: word offset and the binary's numbers.
+    let (words, map) = spirv_lift::spirv::asm::assemble_mapped(text).unwrap();
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let spv = common::temp_file(&bytes, ".spv");
+    let out = common::run(bin().arg(spv.path()).arg("-o").arg("/dev/null"));
+    assert_eq!(out.status.code(), Some(1));
+    let (sum, missing) = (2, 3); // numbered in order of first appearance
+    assert_eq!(map.name(sum), Some("sum"));
+    assert_eq!(map.name(missing), Some("missing"));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: {}: word 14 (OpIAdd %{sum}): %{missing} is not defined\n",
+            spv.path().display()
+        )
+    );
+    assert_eq!(map.position(14), Some((6, 5)));
+    assert_eq!(
+        map.position(16),
+        Some((6, 5)),
+        "a word inside the instruction"
+    );
+    assert_eq!(map.position(13), Some((4, 1)), "the OpTypeInt before it");
+    assert_eq!(map.position(0), None, "the header");
+    // A mistake the translation finds (not the checks), with the result's name.
+    let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+                %uint = OpTypeInt 32 0\n%float = OpTypeFloat 32\n\
+                %one = OpConstant %uint 1\n%half = OpConstant %float 0.5\n\
+                %void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+                %main = OpFunction %void None %fn\n%entry = OpLabel\n\
+                %bad = OpIAdd %uint %one %half\nOpReturn\nOpFunctionEnd\n";
+    let err = failing_spvasm(text);
+    assert!(err.starts_with("FILE:11:1: error: OpIAdd %bad: "), "{err}");
 }
 
 /// Mutated assembly text (tokens dropped, duplicated, swapped, cut) never panics the

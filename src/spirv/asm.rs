@@ -34,6 +34,105 @@ use std::collections::HashMap;
 /// # Errors
 /// An [`ErrorKind::Assembly`] error with the line and column of the offending token.
 pub fn assemble(text: &str) -> Result<Vec<u32>, Error> {
+    assemble_mapped(text).map(|(words, _)| words)
+}
+
+/// Where each instruction of an assembled module came from, and the text's own names
+/// of its ids, so that a message about the binary can point at the source.
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    /// (word offset, line, column) of each instruction's first token, in word order.
+    starts: Vec<(usize, usize, usize)>,
+    /// The name of id `n` (without `%`) at index `n - 1`.
+    names: Vec<String>,
+}
+
+impl SourceMap {
+    /// Line and column (from 1) of the instruction that contains word `word`.
+    pub fn position(&self, word: usize) -> Option<(usize, usize)> {
+        let i = self.starts.partition_point(|&(w, _, _)| w <= word);
+        let &(_, line, col) = self.starts.get(i.checked_sub(1)?)?;
+        Some((line, col))
+    }
+
+    /// The text's name of an id.
+    pub fn name(&self, id: u32) -> Option<&str> {
+        self.names
+            .get((id as usize).checked_sub(1)?)
+            .map(String::as_str)
+    }
+
+    /// `message` with every `%N` that is an id of the module written as the text names
+    /// it.
+    pub fn rename(&self, message: &str) -> String {
+        let mut out = String::with_capacity(message.len());
+        let mut rest = message;
+        while let Some(i) = rest.find('%') {
+            out.push_str(&rest[..=i]);
+            rest = &rest[i + 1..];
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let name = rest[..digits]
+                .parse::<u32>()
+                .ok()
+                .and_then(|n| self.name(n));
+            match name {
+                Some(name) => out.push_str(name),
+                None => out.push_str(&rest[..digits]),
+            }
+            rest = &rest[digits..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// An error about the module assembled from the text, as `LINE:COL: error: …` at the
+    /// source line (the instruction's first token) with the text's names, or
+    /// `error: …` when it names no instruction.
+    ///
+    /// ```
+    /// use spirv_lift::spirv::asm::assemble_mapped;
+    /// let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+    ///             %int = OpTypeInt 32 0\n  %sum = OpIAdd %int %a %a\n";
+    /// let (words, map) = assemble_mapped(text)?;
+    /// let err = spirv_lift::translate(&words, &Default::default()).unwrap_err();
+    /// assert_eq!(map.locate(&err), "4:3: error: OpIAdd %sum: %a is not defined");
+    /// # Ok::<(), spirv_lift::Error>(())
+    /// ```
+    pub fn locate(&self, e: &Error) -> String {
+        let message = crate::error::escape_controls(&e.kind.to_string());
+        if let ErrorKind::Assembly {
+            line,
+            column,
+            message,
+        } = &e.kind
+        {
+            let message = crate::error::escape_controls(message);
+            return format!("{line}:{column}: error: {message}");
+        }
+        // As `Location` writes it: rspirv names opcodes without the `Op` prefix.
+        let op = e.location.opcode.map(|op| {
+            let prefix = if op.starts_with("Op") { "" } else { "Op" };
+            format!("{prefix}{op}")
+        });
+        let what = match (op, e.location.result_id) {
+            (Some(op), Some(id)) => format!("{op} %{id}: "),
+            (Some(op), None) => format!("{op}: "),
+            (None, Some(id)) => format!("%{id}: "),
+            (None, None) => String::new(),
+        };
+        let text = self.rename(&format!("{what}{message}"));
+        match e.location.word.and_then(|w| self.position(w)) {
+            Some((line, col)) => format!("{line}:{col}: error: {text}"),
+            None => format!("error: {text}"),
+        }
+    }
+}
+
+/// [`assemble`], also returning where each instruction came from ([`SourceMap`]).
+///
+/// # Errors
+/// As [`assemble`].
+pub fn assemble_mapped(text: &str) -> Result<(Vec<u32>, SourceMap), Error> {
     let tokens = lex(text)?;
     let mut asm = Asm {
         toks: &tokens,
@@ -44,14 +143,22 @@ pub fn assemble(text: &str) -> Result<Vec<u32>, Error> {
         ext_sets: HashMap::new(),
         words: vec![super::MAGIC, version_word(text), 0, 0, 0],
     };
-    while asm.pos < tokens.len() {
+    let mut starts = Vec::new();
+    while let Some(t) = tokens.get(asm.pos) {
+        starts.push((asm.words.len(), t.line, t.col));
         asm.instruction()?;
     }
     let bound = u32::try_from(asm.ids.len() + 1).map_err(|_| asm.error_at_end("too many ids"))?;
     if let Some(w) = asm.words.get_mut(3) {
         *w = bound;
     }
-    Ok(asm.words)
+    let mut names = vec![String::new(); asm.ids.len()];
+    for (name, &id) in &asm.ids {
+        if let Some(slot) = names.get_mut(id as usize - 1) {
+            *slot = (*name).to_string();
+        }
+    }
+    Ok((asm.words, SourceMap { starts, names }))
 }
 
 /// Whether `bytes` look like SPIR-V assembly rather than a binary: not starting with the
