@@ -27,20 +27,13 @@ use crate::llvm::{
     BinOp, CallConv, CastOp, Const, FuncId, Inst as LInst, InstKind, Module, RmwOp, Type, TypeId,
     Value,
 };
-use crate::spirv::{Function, Inst};
+use crate::spirv::Function;
 use ::spirv::BuiltIn as B;
 
 impl FnCtx<'_, '_, '_> {
     /// Computes the built-ins this function uses into entry-block allocas.
     pub fn materialize_amdgcn_builtins(&mut self, func: &Function) -> Result<(), Error> {
-        let mut used = std::collections::BTreeSet::new();
-        for inst in func.blocks.iter().flat_map(|b| b.insts.iter()) {
-            for id in inst.used_ids() {
-                if self.cx.amd_builtins.contains_key(&id) {
-                    used.insert(id);
-                }
-            }
-        }
+        let used = Self::used_ids_where(func, |id| self.cx.amd_builtins.contains_key(&id));
         for id in used {
             let Some(&(builtin, ptr_ty, pointee)) = self.cx.amd_builtins.get(&id) else {
                 continue;
@@ -72,15 +65,7 @@ impl FnCtx<'_, '_, '_> {
             });
             let tags = self.access_tags(p, false);
             self.tag_last(&tags);
-            let fake = Inst {
-                op: ::spirv::Op::Variable,
-                opname: "Variable",
-                word: 0,
-                result_type: Some(ptr_ty),
-                result_id: Some(id),
-                operands: Vec::new(),
-            };
-            self.define(&fake, p)?;
+            self.define_variable(id, ptr_ty, p)?;
         }
         Ok(())
     }

@@ -325,6 +325,33 @@ impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
         self.info(id).map(|i| i.spv_ty)
     }
 
+    /// The module-scope ids in `keep` that the function's instructions use, in order.
+    pub fn used_ids_where(
+        func: &Function,
+        keep: impl Fn(u32) -> bool,
+    ) -> std::collections::BTreeSet<u32> {
+        func.blocks
+            .iter()
+            .flat_map(|b| b.insts.iter())
+            .flat_map(Inst::used_ids)
+            .filter(|&id| keep(id))
+            .collect()
+    }
+
+    /// Gives module-scope variable `id` (of SPIR-V pointer type `ptr_ty`) the value `v`
+    /// in this function: for variables computed per function instead of being globals.
+    pub fn define_variable(&mut self, id: u32, ptr_ty: u32, v: Value) -> Result<(), Error> {
+        let var = Inst {
+            op: ::spirv::Op::Variable,
+            opname: "Variable",
+            word: 0,
+            result_type: Some(ptr_ty),
+            result_id: Some(id),
+            operands: Vec::new(),
+        };
+        self.define(&var, v)
+    }
+
     /// Records the value of an instruction's result.
     pub fn define(&mut self, inst: &Inst, v: Value) -> Result<(), Error> {
         let id = inst.rid()?;

@@ -27,7 +27,7 @@ use super::func::FnCtx;
 use super::{Ctx, SpvTy};
 use crate::error::Error;
 use crate::llvm::{Const, Global, GlobalId, Linkage, Type, TypeId, Value};
-use crate::spirv::{Function, Inst};
+use crate::spirv::Function;
 use ::spirv::{Decoration, StorageClass};
 
 /// A block variable written as a resource handle.
@@ -134,13 +134,7 @@ impl Ctx<'_> {
 impl FnCtx<'_, '_, '_> {
     /// Gets a pointer to each buffer-handle block the function uses, at its start.
     pub fn materialize_buffer_handles(&mut self, func: &Function) -> Result<(), Error> {
-        let mut used = std::collections::BTreeSet::new();
-        for inst in func.blocks.iter().flat_map(|b| b.insts.iter()) {
-            used.extend(
-                inst.used_ids()
-                    .filter(|id| self.cx.buffer_handles.contains_key(id)),
-            );
-        }
+        let used = Self::used_ids_where(func, |id| self.cx.buffer_handles.contains_key(&id));
         for id in used {
             let Some(h) = self.cx.buffer_handles.get(&id).cloned() else {
                 continue;
@@ -159,15 +153,7 @@ impl FnCtx<'_, '_, '_> {
                 h.ptr,
                 vec![handle, zero],
             )?;
-            let fake = Inst {
-                op: ::spirv::Op::Variable,
-                opname: "Variable",
-                word: 0,
-                result_type: Some(h.ptr_ty),
-                result_id: Some(id),
-                operands: Vec::new(),
-            };
-            self.define(&fake, p)?;
+            self.define_variable(id, h.ptr_ty, p)?;
         }
         Ok(())
     }
