@@ -10,7 +10,7 @@
 #   bsdutils               script: a pseudo-terminal for the progress-bar test (tests/batch.rs)
 #   graphviz               dot: renders `--emit dot` output in tests/dot.rs
 #   groff-base             groff: renders the generated man page (tests/cli.rs)
-# and, from crates.io, cbindgen (the C header include/spirv_lift.h; Debian's cbindgen 0.24
+# and, from crates.io, cbindgen (the C header crates/spirv-lift/include/spirv_lift.h; Debian's cbindgen 0.24
 # cannot parse edition-2024 attributes such as #[unsafe(no_mangle)]).
 # Idempotent: when every tool is already on PATH nothing is installed.
 # Uses sudo only when not running as root.

@@ -1,4 +1,4 @@
-//! The C API (`src/capi.rs`, `include/spirv_lift.h`): the committed header matches what
+//! The C API (`crates/spirv-lift/src/capi.rs`, `crates/spirv-lift/include/spirv_lift.h`): the committed header matches what
 //! cbindgen generates, and C and C++ programs built against the shared and the static
 //! library translate a corpus module and report a malformed one's error fields.
 
@@ -43,7 +43,8 @@ fn run_ok(cmd: &mut Command) -> String {
 
 #[test]
 fn header_matches_cbindgen_output() {
-    let root = common::repo_root();
+    // The library's package: cbindgen.toml, src/capi.rs and include/ live there.
+    let root = common::repo_root().join("crates/spirv-lift");
     let generated = tempfile::Builder::new()
         .prefix("spirv_lift-")
         .suffix(".h")
@@ -63,7 +64,7 @@ fn header_matches_cbindgen_output() {
         let version = common::run(Command::new(common::tool("cbindgen")).arg("--version"));
         panic!(
             "include/spirv_lift.h is out of date; regenerate it with\n  \
-             cbindgen --config cbindgen.toml --output include/spirv_lift.h src/capi.rs\n\
+             (cd crates/spirv-lift && cbindgen --config cbindgen.toml --output include/spirv_lift.h src/capi.rs)\n\
              (the committed header comes from cbindgen 0.29.4, which scripts/setup.sh \
              installs; this one is {})",
             String::from_utf8_lossy(&version.stdout).trim()
@@ -102,7 +103,7 @@ fn build(compiler: &str, std: &str, source: &Path, out: &Path, static_: bool) {
     cmd.arg(format!("-std={std}"))
         .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-O1"])
         .arg("-I")
-        .arg(root.join("include"))
+        .arg(root.join("crates/spirv-lift/include"))
         .arg(source)
         .arg("-o")
         .arg(out);

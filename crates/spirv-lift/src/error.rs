@@ -129,7 +129,7 @@ pub enum ErrorKind {
 /// ```
 /// let path = concat!(
 ///     env!("CARGO_MANIFEST_DIR"),
-///     "/tests/malformed/atomic-result-type-not-pointee.spv"
+///     "/../../tests/malformed/atomic-result-type-not-pointee.spv"
 /// );
 /// let err = spirv_lift::translate_bytes(&std::fs::read(path)?, &Default::default())
 ///     .unwrap_err();

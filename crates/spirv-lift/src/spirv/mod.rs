@@ -853,7 +853,7 @@ mod tests {
     use super::*;
 
     fn corpus_words(name: &str) -> Vec<u32> {
-        let path = format!("{}/{name}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../../{name}", env!("CARGO_MANIFEST_DIR"));
         words_from_bytes(&std::fs::read(path).expect("corpus file")).expect("SPIR-V")
     }
 

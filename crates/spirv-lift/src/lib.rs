@@ -10,7 +10,7 @@
 //! [`Module`] prints as LLVM IR text with [`Display`](std::fmt::Display):
 //!
 //! ```
-//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/reduce_shared.comp.spv");
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/reduce_shared.comp.spv");
 //! let bytes = std::fs::read(path)?;
 //! let module = spirv_lift::translate_bytes(&bytes, &spirv_lift::Options::default())?;
 //! let ir = module.to_string();
@@ -36,7 +36,7 @@
 //!
 //! ```
 //! use spirv_lift::{mmra::Tag, report::tags_of};
-//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/reduce_shared.comp.spv");
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/reduce_shared.comp.spv");
 //! let module = spirv_lift::translate_bytes(&std::fs::read(path)?, &Default::default())?;
 //! let mut workgroup_fences = 0;
 //! for f in &module.functions {
@@ -60,7 +60,7 @@
 //!
 //! ```
 //! use spirv_lift::convergence::verify::verify_text;
-//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/helper_subgroup_loop.comp.spv");
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/helper_subgroup_loop.comp.spv");
 //! let module = spirv_lift::translate_bytes(&std::fs::read(path)?, &Default::default())?;
 //! assert!(verify_text(&module.to_string())?.is_empty());
 //!
@@ -106,7 +106,7 @@ pub use spec::SpecValue;
 ///
 /// ```
 /// use spirv_lift::{Options, Target};
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/reduce_shared.comp.spv");
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/reduce_shared.comp.spv");
 /// let options = Options::default().target(Target::Amdgcn);
 /// let ir = spirv_lift::translate_bytes(&std::fs::read(path)?, &options)?.to_string();
 /// assert!(ir.contains("target triple = \"amdgcn-amd-amdhsa\""));
@@ -219,7 +219,7 @@ impl Options {
     ///
     /// ```
     /// use spirv_lift::Options;
-    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cl-kernels/c11_atomics.O2.spv");
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cl-kernels/c11_atomics.O2.spv");
     /// let words = spirv_lift::spirv::words_from_bytes(&std::fs::read(path)?)?;
     /// let plain = spirv_lift::translate(&words, &Options::default())?.to_string();
     /// let compat = Options::default().spirv_backend_workarounds(true);
@@ -250,7 +250,7 @@ impl Options {
     ///
     /// ```
     /// use spirv_lift::Options;
-    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/spec_constants.comp.spv");
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/spec_constants.comp.spv");
     /// let bytes = std::fs::read(path)?;
     /// // `layout(local_size_x_id = 0, local_size_x = 32)` and `const int TAPS = 4` (id 1).
     /// let default = spirv_lift::translate_bytes(&bytes, &Options::default())?.to_string();
@@ -298,7 +298,7 @@ fn load<'w>(
 /// Translates a SPIR-V module given as host-endian words.
 ///
 /// ```
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cl-kernels/vector_math.O2.spv");
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cl-kernels/vector_math.O2.spv");
 /// let words: Vec<u32> = std::fs::read(path)?
 ///     .chunks_exact(4)
 ///     .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -327,7 +327,7 @@ pub fn translate(words: &[u32], options: &Options) -> Result<Module, Error> {
 /// buffer, when a partial output must never be seen.
 ///
 /// ```
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cl-kernels/local_reduce.O2.spv");
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cl-kernels/local_reduce.O2.spv");
 /// let words = spirv_lift::spirv::words_from_bytes(&std::fs::read(path)?)?;
 /// let options = spirv_lift::Options::default();
 /// let mut streamed = Vec::new();
@@ -432,7 +432,7 @@ pub enum WriteError {
 /// [crate example](crate#translating-a-module)).
 ///
 /// ```
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/reduce_shared.comp.spv");
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/reduce_shared.comp.spv");
 /// let mut bytes = std::fs::read(path)?;
 /// let little = spirv_lift::translate_bytes(&bytes, &Default::default())?.to_string();
 /// // The same module in big-endian byte order translates identically.

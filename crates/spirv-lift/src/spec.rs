@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use spirv_lift::spec::{specialize, SpecValue};
-//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/spec_constants.comp.spv");
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/spec_constants.comp.spv");
 //! let words = spirv_lift::spirv::words_from_bytes(&std::fs::read(path)?)?;
 //! // SpecId 1 is `TAPS`, a 32-bit signed integer (default 4) that is an array length.
 //! let values = [(1, SpecValue::from("0x11"))].into_iter().collect();

@@ -2,7 +2,7 @@
 //! convergence tokens by kind.
 //!
 //! ```
-//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/helper_subgroup_loop.comp.spv");
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/helper_subgroup_loop.comp.spv");
 //! let words = spirv_lift::spirv::words_from_bytes(&std::fs::read(path)?)?;
 //! let module = spirv_lift::translate(&words, &Default::default())?;
 //! let stats = spirv_lift::stats::Stats::of(&words, &module);

@@ -16,7 +16,7 @@ use std::fmt::Write;
 ///
 /// ```
 /// use spirv_lift::{llvm::InstKind, mmra::Tag, report::tags_of};
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/atomics_buffer.comp.spv");
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/atomics_buffer.comp.spv");
 /// let module = spirv_lift::translate_bytes(&std::fs::read(path)?, &Default::default())?;
 /// let atomics = module.functions.iter()
 ///     .flat_map(|f| f.blocks.iter().flat_map(|b| &b.insts))
