@@ -1,4 +1,5 @@
-//! Records the git commit the binary is built from, for `spirv-lift --version`.
+//! Records the git commit the binary is built from, for `spirv-lift --version`, and
+//! exports the runtime's functions from the binary for `spirv-lift run`.
 
 fn main() {
     let commit = std::process::Command::new("git")
@@ -15,4 +16,8 @@ fn main() {
     println!("cargo:rerun-if-changed=.git/HEAD");
     println!("cargo:rerun-if-changed=.git/refs/heads");
     println!("cargo:rerun-if-changed=build.rs");
+    // `spirv-lift run` loads compiled kernels whose runtime calls (`__spirv_ControlBarrier`,
+    // subgroup operations) resolve against this executable's `#[no_mangle]` functions
+    // (src/run/runtime.rs): export them.
+    println!("cargo:rustc-link-arg-bins=-rdynamic");
 }

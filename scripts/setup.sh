@@ -17,15 +17,19 @@
 set -euo pipefail
 
 packages=(llvm-19 llvm-22 spirv-tools glslang-tools clang-15 llvm-spirv-15 hyperfine time gcc g++
-          libc6-dev bsdutils graphviz groff-base)
+          libc6-dev bsdutils graphviz groff-base
+          pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo)
 tools=(opt-19 llvm-as-19 llc-19 opt-22 llvm-as-22 llc-22 lli-22 spirv-as spirv-val spirv-dis
-       glslangValidator clang-15 llvm-spirv-15 hyperfine gcc g++ script dot groff)
+       glslangValidator clang-15 llvm-spirv-15 hyperfine gcc g++ script dot groff clinfo)
 
 missing=()
 for t in "${tools[@]}"; do
     command -v "$t" >/dev/null 2>&1 || missing+=("$t")
 done
 [[ -x /usr/bin/time ]] || missing+=(/usr/bin/time)
+# tests/exec.rs builds its OpenCL reference runner against these and runs it on pocl.
+[[ -f /usr/include/CL/cl.h ]] || missing+=(/usr/include/CL/cl.h)
+[[ -e /etc/OpenCL/vendors/pocl.icd ]] || missing+=(pocl.icd)
 
 if ((${#missing[@]} > 0)); then
     echo "setup: missing ${missing[*]}; installing ${packages[*]}" >&2

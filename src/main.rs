@@ -15,6 +15,7 @@ mod cli {
 use cli::stats::Record;
 
 mod conform;
+mod run;
 
 /// The translator makes many small, short-lived allocations; with glibc's allocator
 /// malloc and free took about a fifth of the time (perf, `scripts/bench.sh`).
@@ -79,7 +80,8 @@ struct Cli {
     /// kernels and compute shaders; modules with images, samplers, events or queues are
     /// refused). amdgcn output compiles with plain `llc`; after `opt`, give `llc`
     /// `-amdgpu-atomic-optimizer-strategy=None` (its atomic optimizer cannot handle
-    /// convergence tokens; README "AMDGPU profile").
+    /// convergence tokens; README "AMDGPU profile"). `host` (this machine's CPU: what
+    /// `spirv-lift run` compiles and runs; README "Running translated code").
     #[arg(long, value_enum, default_value_t = TargetArg::Generic)]
     target: TargetArg,
 
@@ -199,6 +201,7 @@ enum StatsFormat {
 enum TargetArg {
     Generic,
     Amdgcn,
+    Host,
 }
 
 /// The largest input accepted, so a hostile stream cannot exhaust memory.
@@ -342,6 +345,9 @@ fn main() -> ExitCode {
     if std::env::args_os().nth(1).is_some_and(|a| a == "conform") {
         return conform::main(std::env::args_os().skip(1));
     }
+    if std::env::args_os().nth(1).is_some_and(|a| a == "run") {
+        return run::main(std::env::args_os().skip(1));
+    }
     let mut cli = Cli::parse();
     if cli.inputs.is_empty() {
         // No input file: standard input, as LLVM's tools read it.
@@ -355,6 +361,20 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The SPIR-V words of an input file: a binary of either byte order, or assembly text.
+fn read_words(path: &Path) -> Result<Vec<u32>> {
+    let bytes = read_input(path)?;
+    let is_text = path.extension().is_some_and(|e| e == "spvasm")
+        || spirv_lift::spirv::asm::looks_like_text(&bytes);
+    let words = if is_text {
+        let text = std::str::from_utf8(&bytes).context("not UTF-8 text")?;
+        spirv_lift::spirv::asm::assemble(text)
+    } else {
+        spirv_lift::spirv::words_from_bytes(&bytes)
+    };
+    words.map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 fn read_input(path: &Path) -> Result<Vec<u8>> {
@@ -678,6 +698,7 @@ fn run(cli: &Cli) -> Result<bool> {
         .target(match cli.target {
             TargetArg::Generic => Target::Generic,
             TargetArg::Amdgcn => Target::Amdgcn,
+            TargetArg::Host => Target::Host,
         })
         .mmra(!cli.no_mmra)
         .convergence(!cli.no_convergence)

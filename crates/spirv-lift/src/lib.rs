@@ -120,6 +120,13 @@ pub enum Target {
     Generic,
     /// LLVM's AMDGPU backend (`amdgcn-amd-amdhsa`).
     Amdgcn,
+    /// The machine's own CPU (`x86_64-unknown-linux-gnu` or `aarch64-unknown-linux-gnu`),
+    /// for running kernels and compute shaders with `spirv-lift run`: the generic
+    /// profile's address spaces, tags and tokens, the C calling convention, built-in
+    /// variables as `thread_local` globals that `spirv_lift.set_invocation` fills from
+    /// the runtime's per-invocation record, and one `<entry>.spirv_lift_entry(ptr args)`
+    /// trampoline per entry point (README "Running translated code").
+    Host,
 }
 
 /// Translation options: start from [`Options::default`] and change what you need with

@@ -86,6 +86,9 @@ pub struct Global {
     pub init: Option<ConstId>,
     /// `constant` instead of `global`.
     pub constant: bool,
+    /// `thread_local`: one copy per thread (the host profile's built-in and Private
+    /// variables, one per invocation).
+    pub thread_local: bool,
     /// Linkage when defined.
     pub linkage: Linkage,
     /// Alignment.

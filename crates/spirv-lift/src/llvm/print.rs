@@ -311,6 +311,9 @@ fn write_global<W: Write + ?Sized>(w: &mut W, m: &Module, g: &Global) -> Result 
         (Some(_), Linkage::Internal) => w.write_str("internal ")?,
         (Some(_), Linkage::External) => {}
     }
+    if g.thread_local {
+        w.write_str("thread_local ")?;
+    }
     if g.addrspace != 0 {
         write!(w, "addrspace({}) ", g.addrspace)?;
     }

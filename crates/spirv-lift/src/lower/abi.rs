@@ -77,17 +77,17 @@ impl Resources {
 impl Ctx<'_> {
     /// Whether a global variable is a resource under the active profile.
     pub(crate) fn is_resource(&self, id: u32, sc: StorageClass) -> bool {
-        self.opts.target == crate::Target::Amdgcn
-            && match sc {
-                StorageClass::PushConstant => true,
-                StorageClass::StorageBuffer
-                | StorageClass::Uniform
-                | StorageClass::UniformConstant => {
-                    self.has_deco(id, Decoration::DescriptorSet)
-                        && self.has_deco(id, Decoration::Binding)
-                }
-                _ => false,
+        matches!(
+            self.opts.target,
+            crate::Target::Amdgcn | crate::Target::Host
+        ) && match sc {
+            StorageClass::PushConstant => true,
+            StorageClass::StorageBuffer | StorageClass::Uniform | StorageClass::UniformConstant => {
+                self.has_deco(id, Decoration::DescriptorSet)
+                    && self.has_deco(id, Decoration::Binding)
             }
+            _ => false,
+        }
     }
 
     /// Records a resource variable (instead of creating a global).
@@ -175,7 +175,12 @@ impl Ctx<'_> {
     /// kernel ABI's attributes for an `amdgpu_kernel`, else the ones it needs.
     pub(crate) fn add_resource_params(&mut self, spv_func: u32, f: &mut crate::llvm::Function) {
         let kernel = f.cc == crate::llvm::CallConv::AmdgpuKernel;
-        let which: Vec<usize> = if kernel {
+        // On the host an entry point that nothing calls takes every resource, as a
+        // kernel does, but as plain pointers (lower/host.rs).
+        let host_entry = self.opts.target == crate::Target::Host
+            && self.entry_of.contains_key(&spv_func)
+            && !self.called.get(spv_func as usize).copied().unwrap_or(false);
+        let which: Vec<usize> = if kernel || host_entry {
             (0..self.resources.list.len()).collect()
         } else {
             self.resources.needs_of(spv_func).to_vec()

@@ -82,9 +82,21 @@ impl Ctx<'_> {
             // A kernel argument, not a global (lower/abi.rs).
             return self.add_resource(id, ptr_ty, sc, a, ty, hint);
         }
-        let constant = matches!(sc, StorageClass::Input | StorageClass::UniformConstant)
-            && builtin.is_some()
-            || (sc == StorageClass::UniformConstant && init.is_some());
+        // On the host a built-in variable is a per-thread global that the runtime fills
+        // before each invocation (`spirv_lift.set_invocation`, lower/host.rs), and a
+        // Private variable is per thread, that is per invocation.
+        let host = self.opts.target == Target::Host;
+        let host_builtin = host && builtin.is_some() && sc == StorageClass::Input;
+        let init = if host_builtin {
+            Some(self.null_of(ty))
+        } else {
+            init
+        };
+        let thread_local = host_builtin || (host && sc == StorageClass::Private);
+        let constant = !host_builtin
+            && (matches!(sc, StorageClass::Input | StorageClass::UniformConstant)
+                && builtin.is_some()
+                || (sc == StorageClass::UniformConstant && init.is_some()));
         let linkage = match (self.linkage_name(id), sc) {
             (Some((_, LinkageType::Export)), _) => Linkage::External,
             (_, StorageClass::Workgroup | StorageClass::Private) => Linkage::Internal,
@@ -101,11 +113,15 @@ impl Ctx<'_> {
             addrspace: a,
             init,
             constant,
+            thread_local,
             linkage,
             align,
             md,
         };
         let gid = self.m.add_global(&hint, g);
+        if let (true, Some(b)) = (host_builtin, builtin) {
+            self.host_builtins.push((gid, b, ty));
+        }
         self.m.ty(Type::Ptr(a));
         self.set_global_value(id, Value::Global(gid), ptr_ty)
     }
@@ -184,6 +200,7 @@ impl Ctx<'_> {
             match self.opts.target {
                 Target::Generic => CallConv::SpirKernel,
                 Target::Amdgcn => CallConv::AmdgpuKernel,
+                Target::Host => CallConv::C,
             }
         } else if entry.is_some() && !called {
             CallConv::C
@@ -340,6 +357,12 @@ impl Ctx<'_> {
             } else {
                 fid
             };
+            if self.opts.target == Target::Host
+                && matches!(ep.model, ExecutionModel::Kernel | ExecutionModel::GLCompute)
+            {
+                let fixed = self.local_size(ep).map(|(x, y, z)| [x, y, z]);
+                self.host_entries.push((ep.name.clone(), fid, fixed));
+            }
             if ep.model == ExecutionModel::Kernel
                 || (ep.model == ExecutionModel::GLCompute && self.opts.target == Target::Amdgcn)
             {
@@ -421,8 +444,9 @@ impl Ctx<'_> {
         f.param_attrs = vec![String::new(); f.params.len()];
         let mut args = args;
         let kernel = cc == CallConv::AmdgpuKernel;
+        let all = kernel || self.opts.target == Target::Host;
         for i in 0..self.resources.list.len() {
-            if !kernel && !body_needs.contains(&i) {
+            if !all && !body_needs.contains(&i) {
                 continue;
             }
             let (l, attrs) = self.resource_param(i, kernel, &mut f);

@@ -110,6 +110,7 @@ impl Ctx<'_> {
                 addrspace: 0,
                 init: Some(init),
                 constant: true,
+                thread_local: false,
                 linkage: Linkage::Internal,
                 align: None,
                 md: Vec::new(),

@@ -85,10 +85,12 @@ pub fn sync_scope(scope: u32, target: Target) -> SyncScope {
     let s = Scope::from_u32(scope);
     SyncScope(match (s, target) {
         (Some(Scope::Invocation), _) => Some("singlethread"),
-        (Some(Scope::Subgroup), Target::Generic) => Some("subgroup"),
+        (Some(Scope::Subgroup), Target::Generic | Target::Host) => Some("subgroup"),
         (Some(Scope::Subgroup), Target::Amdgcn) => Some("wavefront"),
         (Some(Scope::Workgroup), _) => Some("workgroup"),
-        (Some(Scope::Device | Scope::QueueFamily), Target::Generic) => Some("device"),
+        (Some(Scope::Device | Scope::QueueFamily), Target::Generic | Target::Host) => {
+            Some("device")
+        }
         (Some(Scope::Device | Scope::QueueFamily), Target::Amdgcn) => Some("agent"),
         _ => None,
     })
@@ -661,7 +663,7 @@ impl FnCtx<'_, '_, '_> {
             self.fence(Ordering::Release, scope.clone(), sem);
         }
         match self.cx.opts.target {
-            Target::Generic => {
+            Target::Generic | Target::Host => {
                 let args = [
                     self.i32_arg(u64::from(exec)),
                     self.i32_arg(u64::from(mem)),

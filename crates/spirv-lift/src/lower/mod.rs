@@ -16,6 +16,7 @@ mod extlower;
 mod func;
 mod globals;
 mod handles;
+mod host;
 mod layout;
 pub mod mangle;
 mod memory;
@@ -88,6 +89,12 @@ pub(crate) struct Ctx<'a> {
     /// Built-in Input variables computed per function on amdgcn: (built-in, pointer type,
     /// pointee type).
     pub amd_builtins: std::collections::BTreeMap<u32, (spirv_headers::BuiltIn, u32, u32)>,
+    /// Built-in variables on the host: (global, built-in, value type), filled by
+    /// `spirv_lift.set_invocation` (lower/host.rs).
+    pub host_builtins: Vec<(crate::llvm::GlobalId, spirv_headers::BuiltIn, TypeId)>,
+    /// Entry points on the host: (name, entry function, fixed local size), for the
+    /// trampolines and local-size constants (lower/host.rs).
+    pub host_entries: Vec<(String, crate::llvm::FuncId, Option<[u32; 3]>)>,
     /// SPIR-V function ids that are convergent (contain or call a convergent operation).
     pub convergent_fns: Vec<bool>,
     /// Values set for specialization constants ([`Options::spec_constant`]), by result id.
@@ -176,6 +183,9 @@ pub(crate) fn lower_module_into(
         }
         cx.m.datalayout = Some(AMDGCN_DATALAYOUT.to_string());
     }
+    if cx.opts.target == Target::Host {
+        cx.m.datalayout = Some(host::triple_and_layout().1.to_string());
+    }
     for inst in &spv.globals {
         cx.lower_global_inst(inst)
             .map_err(|e| e.or_at(&inst.location()))?;
@@ -193,6 +203,10 @@ pub(crate) fn lower_module_into(
     // modes, so they are settled before any body: a sink may print a definition line
     // as soon as its body is done.
     cx.finish_entry_points()?;
+    if cx.opts.target == Target::Host {
+        let entries = std::mem::take(&mut cx.host_entries);
+        cx.finish_host(&entries)?;
+    }
     cx.m.kernels_first = cx.backend_workarounds();
     sink.prologue(&cx.m);
     // The LLVM function of each SPIR-V definition, and the smallest of those still to
@@ -274,6 +288,8 @@ impl<'a> Ctx<'a> {
             called: vec![false; bound],
             reserved: Default::default(),
             amd_builtins: Default::default(),
+            host_builtins: Vec::new(),
+            host_entries: Vec::new(),
             buffer_handles: Default::default(),
             convergent_fns: convergent_functions(functions, facts, bound),
             spec_deps: spec_dependencies(spv, bound, &spec_values),
@@ -424,6 +440,9 @@ impl<'a> Ctx<'a> {
         use spirv_headers::AddressingModel as A;
         if self.opts.target == Target::Amdgcn {
             return "amdgcn-amd-amdhsa".into();
+        }
+        if self.opts.target == Target::Host {
+            return host::triple_and_layout().0.into();
         }
         match self.addressing {
             A::Physical64 => "spirv64-unknown-unknown".into(),

@@ -285,6 +285,29 @@ impl FnCtx<'_, '_, '_> {
         self.emit("t", to, InstKind::Cast { op, v, to })
     }
 
+    /// Clamps integer `v` to the range of `to`'s (narrower) element width, signed or
+    /// unsigned, at `v`'s own width; `v` unchanged when `to` is not narrower.
+    fn clamp_to_width(&mut self, v: Value, to: TypeId, signed: bool) -> Result<Value, Error> {
+        let from = self.ll_type_of(v);
+        let bits = |s: &mut Self, t: TypeId| {
+            let e = s.elem_of(t);
+            s.cx.m.type_of_id(e).scalar_bits().unwrap_or(0)
+        };
+        let (fb, tb) = (bits(self, from), bits(self, to));
+        if tb >= fb || tb == 0 {
+            return Ok(v);
+        }
+        if signed {
+            let lo = self.iconst(from, -(1i64 << (tb - 1)));
+            let hi = self.iconst(from, (1i64 << (tb - 1)) - 1);
+            let v = self.intrinsic("smax", &[from], from, vec![v, lo])?;
+            self.intrinsic("smin", &[from], from, vec![v, hi])
+        } else {
+            let hi = self.iconst(from, ((1u64 << tb) - 1) as i64);
+            self.intrinsic("umin", &[from], from, vec![v, hi])
+        }
+    }
+
     /// Dispatches everything that is not control flow or an extended instruction.
     pub fn lower_other(&mut self, inst: &Inst) -> Result<(), Error> {
         if self.lower_memory(inst)? {
@@ -394,6 +417,23 @@ impl FnCtx<'_, '_, '_> {
             Some(t) => self.cx.llty(t)?,
             None => return Ok(false),
         };
+        // `SaturatedConversion` (OpenCL's `convert_<T>_sat`): out-of-range values clamp to
+        // the result type's range instead of wrapping.
+        let saturated = self
+            .cx
+            .has_deco(inst.rid()?, ::spirv::Decoration::SaturatedConversion);
+        if saturated && matches!(op, Op::ConvertFToU | Op::ConvertFToS) {
+            let v = self.val(inst.id(0)?)?;
+            let from = self.ll_type_of(v);
+            let base = if op == Op::ConvertFToS {
+                "fptosi.sat"
+            } else {
+                "fptoui.sat"
+            };
+            let r = self.intrinsic(base, &[to, from], to, vec![v])?;
+            self.define(inst, r)?;
+            return Ok(true);
+        }
         if let Some(c) = simple {
             let v = self.val(inst.id(0)?)?;
             self.emit_result(inst, InstKind::Cast { op: c, v, to })?;
@@ -402,6 +442,11 @@ impl FnCtx<'_, '_, '_> {
         match op {
             Op::UConvert | Op::SConvert => {
                 let v = self.val(inst.id(0)?)?;
+                let v = if saturated {
+                    self.clamp_to_width(v, to, op == Op::SConvert)?
+                } else {
+                    v
+                };
                 let r = self.resize_int(v, to, op == Op::SConvert);
                 self.define(inst, r)?;
             }

@@ -5,7 +5,7 @@
 //! to identified struct types named after their `OpName`; pointers to opaque
 //! `ptr addrspace(N)` with N from the profile's storage-class table ([`addrspace`]);
 //! images, samplers and other opaque types to `target("spirv.…")` types — in the generic
-//! profile only: the amdgcn profile refuses them (see [`amdgcn_opaque_type`]).
+//! profile only: the amdgcn profile refuses them (see [`opaque_type_error`]).
 
 use super::Ctx;
 use crate::Target;
@@ -107,7 +107,9 @@ pub fn addrspace(sc: StorageClass, target: Target) -> Result<u32, Error> {
         )))
     };
     Ok(match target {
-        Target::Generic => match sc {
+        // The host keeps the generic numbering: its backends treat every address space
+        // as the one flat space, and the `sync-as` tags stay the generic profile's.
+        Target::Generic | Target::Host => match sc {
             S::Function => 0,
             S::CrossWorkgroup => 1,
             S::UniformConstant => 2,
@@ -159,7 +161,10 @@ pub fn addrspace(sc: StorageClass, target: Target) -> Result<u32, Error> {
 /// event and queue builtins that use them. So the amdgcn profile refuses the module at the
 /// type's declaration, which precedes every variable, parameter and instruction of the
 /// type.
-fn amdgcn_opaque_type(inst: &Inst) -> Error {
+///
+/// The host profile refuses them the same way: the runtime has no images, samplers,
+/// events or queues.
+fn opaque_type_error(inst: &Inst, target: Target) -> Error {
     let what = match inst.op {
         Op::TypeImage => "images",
         Op::TypeSampledImage => "sampled images",
@@ -169,9 +174,13 @@ fn amdgcn_opaque_type(inst: &Inst) -> Error {
         Op::TypeQueue => "device-side enqueue queues",
         _ => "opaque types",
     };
+    let (flag, why) = if target == Target::Host {
+        ("host", "the host runtime has none")
+    } else {
+        ("amdgcn", "no AMDGPU form for this opaque type")
+    };
     inst.unsupported_form(format!(
-        "--target amdgcn does not lower {what} (no AMDGPU form for this opaque type); \
-         translate with --target generic"
+        "--target {flag} does not lower {what} ({why}); translate with --target generic"
     ))
 }
 
@@ -403,9 +412,9 @@ impl Ctx<'_> {
             | Op::TypeDeviceEvent
             | Op::TypeReserveId
             | Op::TypeQueue
-                if self.opts.target == Target::Amdgcn =>
+                if matches!(self.opts.target, Target::Amdgcn | Target::Host) =>
             {
-                return Err(amdgcn_opaque_type(inst));
+                return Err(opaque_type_error(inst, self.opts.target));
             }
             Op::TypeImage => self.image_type(inst)?,
             Op::TypeSampledImage => {

@@ -1,0 +1,345 @@
+//! The `host` profile's interface with the runtime (`spirv-lift run`).
+//!
+//! - **Built-in variables** are `thread_local` globals (lower/globals.rs). The module
+//!   defines `void spirv_lift.set_invocation(const struct spirv_lift_invocation *)`,
+//!   which copies the fields it needs from the runtime's per-invocation record
+//!   ([`INVOCATION_FIELDS`]) into them; the runtime calls it on the invocation's thread
+//!   before the entry point.
+//! - **Entry points** keep the C calling convention and their parameters (an OpenCL
+//!   kernel's own parameters; a compute shader's resources in (set, binding) order, then
+//!   push constants, all as pointers: lower/abi.rs). Each also gets a trampoline
+//!   `void <name>.spirv_lift_entry(void **args)`: `args[i]` points at the value of
+//!   parameter `i` (for a pointer parameter, at the pointer), so the runtime calls any
+//!   entry point through one C signature.
+//! - **Local size**: when the module fixes it (`LocalSize`, `reqd_work_group_size`),
+//!   `<name>.spirv_lift_local_size` is a constant `[3 x i32]` with it.
+
+use super::Ctx;
+use crate::error::{Error, ErrorKind};
+use crate::llvm::{
+    CallConv, CastOp, Const, Function, Global, Inst, InstKind, Linkage, Type, TypeId, Value,
+};
+use ::spirv::BuiltIn;
+
+/// The host triple and data layout LLVM 19 and 22 use for this machine's architecture.
+pub(crate) fn triple_and_layout() -> (&'static str, &'static str) {
+    if cfg!(target_arch = "aarch64") {
+        (
+            "aarch64-unknown-linux-gnu",
+            "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32",
+        )
+    } else {
+        (
+            "x86_64-unknown-linux-gnu",
+            "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128",
+        )
+    }
+}
+
+/// Where each built-in lives in the runtime's `struct spirv_lift_invocation`: (byte
+/// offset, number of components, bits per component). The record (README "Running
+/// translated code") is, in order: `uint64_t global_id[3], local_id[3], group_id[3],
+/// global_size[3], local_size[3], num_groups[3], global_offset[3], local_index,
+/// global_linear_id; uint32_t work_dim, subgroup_size, subgroup_max_size, num_subgroups,
+/// num_enqueued_subgroups, subgroup_id, subgroup_local_id` (216 bytes with padding).
+pub const INVOCATION_FIELDS: &[(BuiltIn, u32, u32, u32)] = &[
+    (BuiltIn::GlobalInvocationId, 0, 3, 64),
+    (BuiltIn::LocalInvocationId, 24, 3, 64),
+    (BuiltIn::WorkgroupId, 48, 3, 64),
+    (BuiltIn::GlobalSize, 72, 3, 64),
+    (BuiltIn::WorkgroupSize, 96, 3, 64),
+    (BuiltIn::EnqueuedWorkgroupSize, 96, 3, 64),
+    (BuiltIn::NumWorkgroups, 120, 3, 64),
+    (BuiltIn::GlobalOffset, 144, 3, 64),
+    (BuiltIn::LocalInvocationIndex, 168, 1, 64),
+    (BuiltIn::GlobalLinearId, 176, 1, 64),
+    (BuiltIn::WorkDim, 184, 1, 32),
+    (BuiltIn::SubgroupSize, 188, 1, 32),
+    (BuiltIn::SubgroupMaxSize, 192, 1, 32),
+    (BuiltIn::NumSubgroups, 196, 1, 32),
+    (BuiltIn::NumEnqueuedSubgroups, 200, 1, 32),
+    (BuiltIn::SubgroupId, 204, 1, 32),
+    (BuiltIn::SubgroupLocalInvocationId, 208, 1, 32),
+];
+
+impl Ctx<'_> {
+    /// Adds the runtime interface: the invocation setter, the entry trampolines and the
+    /// local-size constants.
+    pub(crate) fn finish_host(
+        &mut self,
+        entries: &[(String, crate::llvm::FuncId, Option<[u32; 3]>)],
+    ) -> Result<(), Error> {
+        self.host_setter()?;
+        for (name, fid, size) in entries {
+            self.host_trampoline(name, *fid);
+            if let Some(size) = size {
+                let i32t = self.m.ty(Type::Int(32));
+                let arr = self.m.ty(Type::Array(3, i32t));
+                let elems = size
+                    .iter()
+                    .map(|&v| self.int_const(i32t, u64::from(v)))
+                    .collect();
+                let init = self.m.constant(Const::Aggregate(arr, elems));
+                self.m.add_global(
+                    &format!("{name}.spirv_lift_local_size"),
+                    Global {
+                        name: String::new(),
+                        ty: arr,
+                        addrspace: 0,
+                        init: Some(init),
+                        constant: true,
+                        thread_local: false,
+                        linkage: Linkage::External,
+                        align: None,
+                        md: Vec::new(),
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// `void spirv_lift.set_invocation(ptr record)`: stores each built-in the module uses.
+    fn host_setter(&mut self) -> Result<(), Error> {
+        let void = self.m.ty(Type::Void);
+        let ptr = self.m.ty(Type::Ptr(0));
+        let i8t = self.m.ty(Type::Int(8));
+        let i64t = self.m.ty(Type::Int(64));
+        let w = self
+            .m
+            .add_function("spirv_lift.set_invocation", void, CallConv::C);
+        let mut f = self.m.take_function(w);
+        let rec = f.new_local("record", ptr);
+        f.params = vec![rec];
+        f.param_attrs = vec![String::new()];
+        let entry = f.new_block("entry");
+        let mut insts = Vec::new();
+        let builtins = self.host_builtins.clone();
+        for (gid, b, ty) in builtins {
+            let Some(&(_, offset, count, bits)) = INVOCATION_FIELDS.iter().find(|(x, ..)| *x == b)
+            else {
+                return Err(Error::new(ErrorKind::UnsupportedForm(format!(
+                    "--target host has no value for built-in {b:?} (the runtime's invocation \
+                     record has the work-item ids, sizes and subgroup numbers)"
+                ))));
+            };
+            let shape = self.m.type_of_id(ty).clone();
+            let (lanes, elem) = match shape {
+                Type::Int(_) => (None, ty),
+                Type::Vector(n, e) if n <= 4 => (Some(n), e),
+                Type::Array(n, e) if n <= 4 => (Some(n as u32), e),
+                _ => {
+                    return Err(Error::new(ErrorKind::UnsupportedForm(format!(
+                        "--target host: built-in {b:?} has an unexpected type"
+                    ))));
+                }
+            };
+            let ebits = match self.m.type_of_id(elem) {
+                Type::Int(w) => *w,
+                _ => {
+                    return Err(Error::new(ErrorKind::UnsupportedForm(format!(
+                        "--target host: built-in {b:?} is not integer-typed"
+                    ))));
+                }
+            };
+            let field_ty = self.m.ty(Type::Int(bits));
+            let read = |f: &mut Function, k: u32, insts: &mut Vec<Inst>, cx: &mut Self| {
+                let off = cx.int_const(i64t, u64::from(offset + k * bits / 8));
+                let p = f.new_local("p", ptr);
+                insts.push(Inst::new(
+                    Some(p),
+                    InstKind::Gep {
+                        inbounds: true,
+                        src: i8t,
+                        ptr: Value::Local(rec),
+                        indices: vec![Value::Const(off)],
+                    },
+                ));
+                let v = f.new_local("v", field_ty);
+                insts.push(Inst::new(
+                    Some(v),
+                    InstKind::Load {
+                        ty: field_ty,
+                        ptr: Value::Local(p),
+                        align: None,
+                        volatile: false,
+                        atomic: None,
+                    },
+                ));
+                if ebits == bits {
+                    return Value::Local(v);
+                }
+                let c = f.new_local("c", elem);
+                let op = if ebits < bits {
+                    CastOp::Trunc
+                } else {
+                    CastOp::ZExt
+                };
+                insts.push(Inst::new(
+                    Some(c),
+                    InstKind::Cast {
+                        op,
+                        v: Value::Local(v),
+                        to: elem,
+                    },
+                ));
+                Value::Local(c)
+            };
+            let value = match lanes {
+                None => read(&mut f, 0, &mut insts, self),
+                Some(n) => {
+                    let is_vector = matches!(self.m.type_of_id(ty), Type::Vector(..));
+                    let mut acc = Value::Const(self.m.constant(Const::Poison(ty)));
+                    for k in 0..n {
+                        let x = if k < count {
+                            read(&mut f, k, &mut insts, self)
+                        } else {
+                            // A fourth lane has no field: 0.
+                            Value::Const(self.int_const(elem, 0))
+                        };
+                        let r = f.new_local("b", ty);
+                        let kind = if is_vector {
+                            let i32t = self.m.ty(Type::Int(32));
+                            InstKind::InsertElement {
+                                v: acc,
+                                elt: x,
+                                idx: Value::Const(self.int_const(i32t, u64::from(k))),
+                            }
+                        } else {
+                            InstKind::InsertValue {
+                                v: acc,
+                                elt: x,
+                                idx: vec![k],
+                            }
+                        };
+                        insts.push(Inst::new(Some(r), kind));
+                        acc = Value::Local(r);
+                    }
+                    acc
+                }
+            };
+            insts.push(Inst::new(
+                None,
+                InstKind::Store {
+                    val: value,
+                    ptr: Value::Global(gid),
+                    align: None,
+                    volatile: false,
+                    atomic: None,
+                },
+            ));
+        }
+        insts.push(Inst::new(None, InstKind::Ret { val: None }));
+        f.blocks[entry.index()].insts = insts;
+        f.comments
+            .push("the runtime's per-invocation record → this thread's built-in variables".into());
+        self.m.put_function(w, f);
+        Ok(())
+    }
+
+    /// `void <name>.spirv_lift_entry(ptr args)`: calls entry `fid` with `*args[i]` as
+    /// parameter `i`.
+    fn host_trampoline(&mut self, name: &str, fid: crate::llvm::FuncId) {
+        let void = self.m.ty(Type::Void);
+        let ptr = self.m.ty(Type::Ptr(0));
+        let i64t = self.m.ty(Type::Int(64));
+        let (params, ret): (Vec<(TypeId, bool)>, TypeId) = {
+            let e = self.m.func(fid);
+            (
+                e.params
+                    .iter()
+                    .zip(
+                        e.param_attrs
+                            .iter()
+                            .chain(std::iter::repeat(&String::new())),
+                    )
+                    .map(|(p, a)| (e.local_ty(*p), a.contains("byval")))
+                    .collect(),
+                e.ret,
+            )
+        };
+        let w = self
+            .m
+            .add_function(&format!("{name}.spirv_lift_entry"), void, CallConv::C);
+        let mut f = self.m.take_function(w);
+        let args_p = f.new_local("args", ptr);
+        f.params = vec![args_p];
+        f.param_attrs = vec![String::new()];
+        let entry = f.new_block("entry");
+        let mut insts = Vec::new();
+        let mut args = Vec::new();
+        for (i, (ty, byval)) in params.into_iter().enumerate() {
+            let idx = self.int_const(i64t, i as u64);
+            let slot = f.new_local("slot", ptr);
+            insts.push(Inst::new(
+                Some(slot),
+                InstKind::Gep {
+                    inbounds: true,
+                    src: ptr,
+                    ptr: Value::Local(args_p),
+                    indices: vec![Value::Const(idx)],
+                },
+            ));
+            let at = f.new_local("at", ptr);
+            insts.push(Inst::new(
+                Some(at),
+                InstKind::Load {
+                    ty: ptr,
+                    ptr: Value::Local(slot),
+                    align: None,
+                    volatile: false,
+                    atomic: None,
+                },
+            ));
+            if byval {
+                // A by-value aggregate: the slot points at its bytes.
+                let v = if ty == ptr {
+                    Value::Local(at)
+                } else {
+                    let c = f.new_local("cast", ty);
+                    insts.push(Inst::new(
+                        Some(c),
+                        InstKind::Cast {
+                            op: CastOp::AddrSpaceCast,
+                            v: Value::Local(at),
+                            to: ty,
+                        },
+                    ));
+                    Value::Local(c)
+                };
+                args.push(v);
+                continue;
+            }
+            let v = f.new_local("arg", ty);
+            insts.push(Inst::new(
+                Some(v),
+                InstKind::Load {
+                    ty,
+                    ptr: Value::Local(at),
+                    align: Some(1),
+                    volatile: false,
+                    atomic: None,
+                },
+            ));
+            args.push(Value::Local(v));
+        }
+        let result = (ret != void).then(|| f.new_local("r", ret));
+        insts.push(Inst::new(
+            result,
+            InstKind::Call {
+                cc: CallConv::C,
+                ret,
+                callee: Value::Func(fid),
+                args,
+                attrs: "",
+                convergence: None,
+            },
+        ));
+        insts.push(Inst::new(None, InstKind::Ret { val: None }));
+        f.blocks[entry.index()].insts = insts;
+        f.comments.push(format!(
+            "entry point '{name}': parameter i is *args[i] (the runtime's one signature)"
+        ));
+        self.m.put_function(w, f);
+    }
+}

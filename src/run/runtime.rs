@@ -1,0 +1,501 @@
+//! The host runtime: dispatches a grid of work-groups of a kernel or compute shader
+//! compiled with `--target host`, and provides the functions the translation leaves as
+//! calls (`__spirv_ControlBarrier`, subgroup operations at subgroup size 1).
+//!
+//! Semantics (README "Running translated code"):
+//! - Work-groups run one after another; the invocations of a work-group run at once, one
+//!   thread each, so any barrier placement is correct. Work-group memory (module-scope
+//!   Workgroup variables, `local` kernel arguments) belongs to the group that runs.
+//! - Each invocation is its own subgroup (subgroup size 1, a valid Vulkan and OpenCL
+//!   implementation).
+//! - A barrier that can never complete (an invocation returned while others wait), a
+//!   trap (SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE) or the wall-clock limit ends the run
+//!   with an error and exit code 1, never a hang.
+
+use std::cell::Cell;
+use std::ffi::c_void;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// The per-invocation record `spirv_lift.set_invocation` reads (lower/host.rs in the
+/// library has the byte offsets; `record_layout_matches_the_translator` checks them).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Invocation {
+    pub global_id: [u64; 3],
+    pub local_id: [u64; 3],
+    pub group_id: [u64; 3],
+    pub global_size: [u64; 3],
+    pub local_size: [u64; 3],
+    pub num_groups: [u64; 3],
+    pub global_offset: [u64; 3],
+    pub local_index: u64,
+    pub global_linear_id: u64,
+    pub work_dim: u32,
+    pub subgroup_size: u32,
+    pub subgroup_max_size: u32,
+    pub num_subgroups: u32,
+    pub num_enqueued_subgroups: u32,
+    pub subgroup_id: u32,
+    pub subgroup_local_id: u32,
+    pub _pad: u32,
+}
+
+/// What went wrong in a dispatch.
+#[derive(Debug)]
+pub enum Failure {
+    /// Some invocations wait at a barrier that the others returned without reaching.
+    BarrierNeverCompletes { waiting: usize, returned: usize },
+    /// The dispatch overran its wall-clock limit.
+    Timeout(Duration),
+    /// A barrier with a scope the runtime does not implement.
+    Unsupported(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::BarrierNeverCompletes { waiting, returned } => write!(
+                f,
+                "a work-group barrier can never complete: {waiting} invocation(s) wait at it \
+                 and {returned} returned without reaching it"
+            ),
+            Failure::Timeout(d) => write!(
+                f,
+                "the dispatch did not finish within {:.1} s (--timeout)",
+                d.as_secs_f64()
+            ),
+            Failure::Unsupported(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+/// The barrier of one work-group: a generation counter, and the count of invocations
+/// that arrived at the current barrier or returned from the entry point.
+struct Group {
+    size: usize,
+    state: Mutex<GroupState>,
+    cv: Condvar,
+}
+
+#[derive(Default)]
+struct GroupState {
+    arrived: usize,
+    returned: usize,
+    generation: u64,
+    failure: Option<String>,
+}
+
+impl Group {
+    fn new(size: usize) -> Group {
+        Group {
+            size,
+            state: Mutex::new(GroupState::default()),
+            cv: Condvar::new(),
+        }
+    }
+
+    /// Waits until every invocation of the group arrives. When that can no longer
+    /// happen, records the failure and never returns (the dispatcher ends the process).
+    fn barrier(&self) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.arrived += 1;
+        if s.arrived == self.size {
+            s.arrived = 0;
+            s.generation += 1;
+            self.cv.notify_all();
+            return;
+        }
+        self.check_stuck(&mut s);
+        let generation = s.generation;
+        while s.generation == generation {
+            s = self.cv.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// An invocation returned from the entry point.
+    fn returned(&self) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.returned += 1;
+        self.check_stuck(&mut s);
+    }
+
+    fn check_stuck(&self, s: &mut GroupState) {
+        if s.arrived > 0 && s.arrived + s.returned == self.size && s.failure.is_none() {
+            s.failure = Some(
+                Failure::BarrierNeverCompletes {
+                    waiting: s.arrived,
+                    returned: s.returned,
+                }
+                .to_string(),
+            );
+            self.cv.notify_all();
+        }
+    }
+}
+
+thread_local! {
+    /// The group of the invocation running on this thread.
+    static GROUP: Cell<*const Group> = const { Cell::new(std::ptr::null()) };
+}
+
+/// Where a failure inside an invocation (called from compiled code, which cannot
+/// unwind) is reported: the dispatcher polls it.
+static FAILURE: Mutex<Option<String>> = Mutex::new(None);
+
+fn fail(message: String) -> ! {
+    *FAILURE.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
+    // Compiled code cannot unwind: this thread parks forever; the dispatcher reports
+    // the failure and ends the process.
+    loop {
+        std::thread::park();
+    }
+}
+
+/// SPIR-V's Workgroup and Subgroup scopes.
+const SCOPE_WORKGROUP: i32 = 2;
+const SCOPE_SUBGROUP: i32 = 3;
+const SCOPE_INVOCATION: i32 = 4;
+
+/// `__spirv_ControlBarrier(execution scope, memory scope, semantics)`. The fences that
+/// order memory are in the translated code around this call; this only waits.
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z22__spirv_ControlBarrieriii(exec: i32, _mem: i32, _sem: i32) {
+    match exec {
+        SCOPE_WORKGROUP => {
+            let g = GROUP.with(Cell::get);
+            if g.is_null() {
+                fail("__spirv_ControlBarrier called outside a dispatch".into());
+            }
+            // SAFETY: the dispatcher keeps the group alive until every invocation thread
+            // of it has been joined.
+            unsafe { &*g }.barrier();
+        }
+        // Each invocation is its own subgroup.
+        SCOPE_SUBGROUP | SCOPE_INVOCATION => {}
+        other => fail(format!(
+            "a control barrier with execution scope {other} (only Workgroup and Subgroup \
+             are implemented)"
+        )),
+    }
+}
+
+/// `OpGroupNonUniformElect`: with subgroup size 1 every invocation is elected.
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z28__spirv_GroupNonUniformElecti(_scope: i32) -> bool {
+    true
+}
+
+/// Group operations of `OpGroupNonUniform*` at subgroup size 1: Reduce and
+/// InclusiveScan give the value, ExclusiveScan the operation's identity.
+fn subgroup_int(op: i32, value: i64, identity: i64) -> i64 {
+    match op {
+        0 | 1 => value,
+        _ => identity,
+    }
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z27__spirv_GroupNonUniformIAddiii(_s: i32, op: i32, v: i32) -> i32 {
+    subgroup_int(op, i64::from(v), 0) as i32
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z27__spirv_GroupNonUniformIAddiij(_s: i32, op: i32, v: u32) -> u32 {
+    subgroup_int(op, i64::from(v), 0) as u32
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z27__spirv_GroupNonUniformIMuliii(_s: i32, op: i32, v: i32) -> i32 {
+    subgroup_int(op, i64::from(v), 1) as i32
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z27__spirv_GroupNonUniformSMaxiii(_s: i32, op: i32, v: i32) -> i32 {
+    subgroup_int(op, i64::from(v), i64::from(i32::MIN)) as i32
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z27__spirv_GroupNonUniformFAddiif(_s: i32, op: i32, v: f32) -> f32 {
+    if op == 2 { 0.0 } else { v }
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z33__spirv_GroupNonUniformBitwiseXoriii(_s: i32, op: i32, v: i32) -> i32 {
+    subgroup_int(op, i64::from(v), 0) as i32
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z26__spirv_GroupNonUniformAllib(_s: i32, v: bool) -> bool {
+    v
+}
+
+/// Shuffles at subgroup size 1: lane 0 is the only lane, so every in-range shuffle reads
+/// the invocation's own value (an out-of-range lane is undefined; own value too).
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z30__spirv_GroupNonUniformShuffleifi(_s: i32, v: f32, _lane: i32) -> f32 {
+    v
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z33__spirv_GroupNonUniformShuffleXorifi(_s: i32, v: f32, _m: i32) -> f32 {
+    v
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z32__spirv_GroupNonUniformShuffleUpifi(_s: i32, v: f32, _d: i32) -> f32 {
+    v
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z34__spirv_GroupNonUniformShuffleDownifi(_s: i32, v: f32, _d: i32) -> f32 {
+    v
+}
+
+/// OpenCL.std `u_hadd` on ushort: `(x + y) >> 1` without overflow.
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z18__spirv_ocl_u_haddtt(x: u16, y: u16) -> u16 {
+    ((u32::from(x) + u32::from(y)) >> 1) as u16
+}
+
+/// OpenCL.std `u_mul_hi` on ulong: the high 64 bits of the 128-bit product.
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z20__spirv_ocl_u_mul_himm(x: u64, y: u64) -> u64 {
+    ((u128::from(x) * u128::from(y)) >> 64) as u64
+}
+
+/// OpenCL.std `s_abs_diff` on long: |x - y| as an unsigned value.
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z22__spirv_ocl_s_abs_diffll(x: i64, y: i64) -> u64 {
+    x.abs_diff(y)
+}
+
+/// OpenCL.std `u_upsample` on uchar: `hi << 8 | lo`.
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z22__spirv_ocl_u_upsamplehh(hi: u8, lo: u8) -> u16 {
+    (u16::from(hi) << 8) | u16::from(lo)
+}
+
+/// OpenCL.std `u_upsample` on uint: `hi << 32 | lo`.
+#[unsafe(no_mangle)]
+pub extern "C" fn _Z22__spirv_ocl_u_upsamplejj(hi: u32, lo: u32) -> u64 {
+    (u64::from(hi) << 32) | u64::from(lo)
+}
+
+/// The compiled module's two entry symbols.
+pub struct Entry {
+    /// `spirv_lift.set_invocation`.
+    pub set_invocation: unsafe extern "C" fn(*const Invocation),
+    /// `<name>.spirv_lift_entry`.
+    pub entry: unsafe extern "C" fn(*const *mut c_void),
+}
+
+/// The grid of one dispatch.
+#[derive(Clone, Copy, Debug)]
+pub struct Grid {
+    /// Work-groups in each dimension.
+    pub groups: [u64; 3],
+    /// Invocations per work-group in each dimension.
+    pub local: [u64; 3],
+    /// 1, 2 or 3.
+    pub work_dim: u32,
+}
+
+/// One argument slot: a pointer to the parameter's value (see lower/host.rs).
+pub struct Args {
+    /// `args[i]` for the trampoline.
+    pub slots: Vec<*mut c_void>,
+}
+
+// The slots point into buffers owned by the caller for the whole dispatch, and compiled
+// code synchronizes its own accesses (the kernel's atomics and barriers).
+unsafe impl Send for Args {}
+unsafe impl Sync for Args {}
+
+struct SendPtr(*const Group);
+unsafe impl Send for SendPtr {}
+
+/// Runs every work-group of `grid`; `before_group` runs before each group starts (it
+/// clears `local` memory).
+pub fn dispatch(
+    entry: &Entry,
+    args: &Args,
+    grid: Grid,
+    timeout: Duration,
+    mut before_group: impl FnMut(),
+) -> Result<(), Failure> {
+    let n_local = (grid.local[0] * grid.local[1] * grid.local[2]) as usize;
+    let deadline = Instant::now() + timeout;
+    let global_size = [
+        grid.groups[0] * grid.local[0],
+        grid.groups[1] * grid.local[1],
+        grid.groups[2] * grid.local[2],
+    ];
+    for gz in 0..grid.groups[2] {
+        for gy in 0..grid.groups[1] {
+            for gx in 0..grid.groups[0] {
+                before_group();
+                let group = Arc::new(Group::new(n_local));
+                let mut handles = Vec::with_capacity(n_local);
+                for index in 0..n_local as u64 {
+                    let lx = index % grid.local[0];
+                    let ly = (index / grid.local[0]) % grid.local[1];
+                    let lz = index / (grid.local[0] * grid.local[1]);
+                    let gid = [
+                        gx * grid.local[0] + lx,
+                        gy * grid.local[1] + ly,
+                        gz * grid.local[2] + lz,
+                    ];
+                    let record = Invocation {
+                        global_id: gid,
+                        local_id: [lx, ly, lz],
+                        group_id: [gx, gy, gz],
+                        global_size,
+                        local_size: grid.local,
+                        num_groups: grid.groups,
+                        global_offset: [0; 3],
+                        local_index: index,
+                        global_linear_id: (gid[2] * global_size[1] + gid[1]) * global_size[0]
+                            + gid[0],
+                        work_dim: grid.work_dim,
+                        subgroup_size: 1,
+                        subgroup_max_size: 1,
+                        num_subgroups: n_local as u32,
+                        num_enqueued_subgroups: n_local as u32,
+                        subgroup_id: index as u32,
+                        subgroup_local_id: 0,
+                        _pad: 0,
+                    };
+                    let set = entry.set_invocation;
+                    let run = entry.entry;
+                    let slots = SendSlots(args.slots.as_ptr());
+                    let g = SendPtr(Arc::as_ptr(&group));
+                    let keep = Arc::clone(&group);
+                    let h = std::thread::Builder::new()
+                        .stack_size(8 << 20)
+                        .spawn(move || {
+                            let slots = slots;
+                            let g = g;
+                            GROUP.with(|c| c.set(g.0));
+                            // SAFETY: the trampoline and setter come from the module the
+                            // translator wrote for this entry point; the slots outlive the
+                            // dispatch.
+                            unsafe {
+                                set(&record);
+                                run(slots.0);
+                            }
+                            keep.returned();
+                        })
+                        .map_err(|e| Failure::Unsupported(format!("cannot start a thread: {e}")))?;
+                    handles.push(h);
+                }
+                // Wait for the group, watching for failures and the deadline.
+                loop {
+                    if handles.iter().all(|h| h.is_finished()) {
+                        break;
+                    }
+                    if let Some(f) = group
+                        .state
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .failure
+                        .clone()
+                    {
+                        return Err(Failure::Unsupported(f));
+                    }
+                    if let Some(f) = FAILURE.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                        return Err(Failure::Unsupported(f));
+                    }
+                    if Instant::now() > deadline {
+                        return Err(Failure::Timeout(timeout));
+                    }
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                for h in handles {
+                    let _ = h.join();
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+struct SendSlots(*const *mut c_void);
+unsafe impl Send for SendSlots {}
+
+/// Makes a trap in compiled code an error line and exit code 1 instead of a crash.
+pub fn install_trap_handlers() {
+    extern "C" fn on_signal(sig: libc::c_int) {
+        let msg: &[u8] = match sig {
+            libc::SIGILL => b"error: the translated code trapped (SIGILL: illegal instruction, e.g. `unreachable` or llvm.trap)\n",
+            libc::SIGTRAP => b"error: the translated code trapped (SIGTRAP)\n",
+            libc::SIGSEGV => b"error: the translated code accessed memory outside its buffers (SIGSEGV)\n",
+            libc::SIGBUS => b"error: the translated code made a misaligned or invalid access (SIGBUS)\n",
+            _ => b"error: the translated code raised an arithmetic exception (SIGFPE)\n",
+        };
+        // SAFETY: write(2) and _exit(2) are async-signal-safe.
+        unsafe {
+            libc::write(2, msg.as_ptr().cast(), msg.len());
+            libc::_exit(1);
+        }
+    }
+    for sig in [
+        libc::SIGILL,
+        libc::SIGTRAP,
+        libc::SIGSEGV,
+        libc::SIGBUS,
+        libc::SIGFPE,
+    ] {
+        // SAFETY: installing a handler that only calls async-signal-safe functions.
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_signal as *const () as usize;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_layout_matches_the_translator() {
+        // lower/host.rs INVOCATION_FIELDS: byte offsets of the record's fields.
+        assert_eq!(std::mem::offset_of!(Invocation, global_id), 0);
+        assert_eq!(std::mem::offset_of!(Invocation, local_id), 24);
+        assert_eq!(std::mem::offset_of!(Invocation, group_id), 48);
+        assert_eq!(std::mem::offset_of!(Invocation, global_size), 72);
+        assert_eq!(std::mem::offset_of!(Invocation, local_size), 96);
+        assert_eq!(std::mem::offset_of!(Invocation, num_groups), 120);
+        assert_eq!(std::mem::offset_of!(Invocation, global_offset), 144);
+        assert_eq!(std::mem::offset_of!(Invocation, local_index), 168);
+        assert_eq!(std::mem::offset_of!(Invocation, global_linear_id), 176);
+        assert_eq!(std::mem::offset_of!(Invocation, work_dim), 184);
+        assert_eq!(std::mem::offset_of!(Invocation, subgroup_size), 188);
+        assert_eq!(std::mem::offset_of!(Invocation, subgroup_max_size), 192);
+        assert_eq!(std::mem::offset_of!(Invocation, num_subgroups), 196);
+        assert_eq!(
+            std::mem::offset_of!(Invocation, num_enqueued_subgroups),
+            200
+        );
+        assert_eq!(std::mem::offset_of!(Invocation, subgroup_id), 204);
+        assert_eq!(std::mem::offset_of!(Invocation, subgroup_local_id), 208);
+        assert_eq!(std::mem::size_of::<Invocation>(), 216);
+    }
+
+    #[test]
+    fn barrier_that_cannot_complete_is_a_failure() {
+        let g = Group::new(2);
+        g.returned();
+        // The second invocation arrives at a barrier the first never reaches: recorded
+        // before it would wait.
+        {
+            let mut s = g.state.lock().unwrap();
+            s.arrived += 1;
+            g.check_stuck(&mut s);
+            assert!(s.failure.as_deref().unwrap().contains("can never complete"));
+        }
+    }
+}

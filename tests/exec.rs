@@ -1,0 +1,510 @@
+//! Running translated code: OpenCL kernels of `cl-kernels/` run on pocl from their
+//! OpenCL C source (`tests/pocl/clrun.c`, the reference nobody here wrote) and with
+//! `spirv-lift run` from their `.O0.spv` and `.O2.spv` (translated with `--target host`,
+//! compiled with llc-22), on the same seeded inputs; the output buffers must agree: bit
+//! for bit for integers, within a stated ULP bound for floats. Where a result depends on
+//! the order racing atomics ran in, only the order-independent words are compared (said
+//! per case).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// How an output buffer is compared with the reference.
+#[derive(Clone, Copy, Debug)]
+enum Cmp {
+    /// Every byte equal.
+    Exact,
+    /// 32-bit floats within this many units in the last place (NaN equals NaN).
+    F32Ulp(u32),
+    /// Only the 32-bit words in `from..to` (the rest depends on atomic ordering).
+    Words(usize, usize),
+}
+
+struct Case {
+    /// `cl-kernels/<file>.cl`, `.O0.spv`, `.O2.spv`.
+    file: &'static str,
+    kernel: &'static str,
+    global: &'static str,
+    local: &'static str,
+    args: Vec<String>,
+    outs: Vec<(usize, Cmp)>,
+}
+
+/// `n` floats in [-1, 1) from a fixed sequence, as a file in `dir`.
+fn floats(dir: &Path, name: &str, n: usize, seed: u64) -> String {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut bytes = Vec::with_capacity(4 * n);
+    for _ in 0..n {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        let r = (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as f32 / (1u64 << 24) as f32;
+        bytes.extend_from_slice(&(2.0 * r - 1.0).to_le_bytes());
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write input");
+    format!("file:{}", path.display())
+}
+
+/// 32-bit integers as a file in `dir`.
+fn ints(dir: &Path, name: &str, values: &[i32]) -> String {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write input");
+    format!("file:{}", path.display())
+}
+
+fn cases(dir: &Path) -> Vec<Case> {
+    let s = |v: &str| v.to_string();
+    let collatz: Vec<i32> = (1..=64).map(|i| i * 37 + 1).collect();
+    let ranges: Vec<i32> = (0..32).flat_map(|i| [i * 50, i * 50 + 75]).collect();
+    // ops for switch_dispatch: a mix of the cases (see the source).
+    let ops: Vec<i32> = vec![
+        0x001, 0x002, 0x1000, 0x003, 0x1100, 0x004, 0x10000, 0x005, 0x7f00,
+    ];
+    let text: Vec<i32> = {
+        let t = b"(12 + x) * 3 / 4 - y\t\n";
+        let mut padded = t.to_vec();
+        padded.extend_from_slice(&[200, 201, b'a', b'9']);
+        padded.resize(32, b' ');
+        // four bytes per int: pack into i32s
+        padded
+            .chunks(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    vec![
+        Case {
+            file: "local_reduce",
+            kernel: "reduce_sum",
+            global: "64",
+            local: "16",
+            args: vec![
+                floats(dir, "reduce.in", 100, 3),
+                s("zeros:16"),
+                s("local:64"),
+                s("u32:100"),
+            ],
+            outs: vec![(1, Cmp::F32Ulp(64))],
+        },
+        Case {
+            file: "loops",
+            kernel: "collatz",
+            global: "64",
+            local: "8",
+            args: vec![ints(dir, "collatz.in", &collatz), s("u32:200")],
+            outs: vec![(0, Cmp::Exact)],
+        },
+        Case {
+            file: "loops",
+            kernel: "count_primes",
+            global: "32",
+            local: "4",
+            args: vec![ints(dir, "ranges.in", &ranges), s("zeros:128")],
+            outs: vec![(1, Cmp::Exact)],
+        },
+        Case {
+            file: "local_array_transpose",
+            kernel: "transpose",
+            global: "32,48",
+            local: "16,16",
+            args: vec![
+                floats(dir, "transpose.in", 32 * 48, 5),
+                s("zeros:6144"),
+                s("i32:32"),
+                s("i32:48"),
+            ],
+            outs: vec![(1, Cmp::Exact)],
+        },
+        Case {
+            file: "bitonic_sort",
+            kernel: "bitonic_local",
+            global: "256",
+            local: "128",
+            args: vec![s("random:2048:11")],
+            outs: vec![(0, Cmp::Exact)],
+        },
+        Case {
+            file: "prefix_scan",
+            kernel: "blelloch_scan",
+            global: "64",
+            local: "32",
+            args: vec![
+                ints(
+                    dir,
+                    "scan.in",
+                    &(0..128).map(|i| (i * 7) % 23 - 11).collect::<Vec<_>>(),
+                ),
+                s("zeros:8"),
+                s("local:256"),
+            ],
+            outs: vec![(0, Cmp::Exact), (1, Cmp::Exact)],
+        },
+        Case {
+            file: "switch_dispatch",
+            kernel: "run_ops",
+            global: "16",
+            local: "4",
+            args: vec![
+                ints(dir, "ops.in", &ops),
+                ints(
+                    dir,
+                    "vals.in",
+                    &(0..16).map(|i| i * 3 - 20).collect::<Vec<_>>(),
+                ),
+                s("i32:9"),
+            ],
+            outs: vec![(1, Cmp::Exact)],
+        },
+        Case {
+            file: "switch_tokenize",
+            kernel: "tokenize",
+            global: "32",
+            local: "8",
+            args: vec![ints(dir, "text.in", &text), s("zeros:256"), s("i32:32")],
+            outs: vec![(1, Cmp::Exact)],
+        },
+        Case {
+            file: "int64_small_ints",
+            kernel: "int64_ops",
+            global: "32",
+            local: "8",
+            args: vec![s("random:256:21"), s("random:256:22"), s("random:128:23")],
+            outs: vec![(0, Cmp::Exact), (1, Cmp::Exact)],
+        },
+        Case {
+            file: "int64_small_ints",
+            kernel: "small_ints",
+            global: "32",
+            local: "8",
+            args: vec![
+                s("random:32:31"),
+                s("random:32:32"),
+                s("random:64:33"),
+                s("random:64:34"),
+                s("zeros:128"),
+            ],
+            outs: vec![
+                (0, Cmp::Exact),
+                (1, Cmp::Exact),
+                (2, Cmp::Exact),
+                (3, Cmp::Exact),
+                (4, Cmp::Exact),
+            ],
+        },
+        Case {
+            file: "goto_irreducible",
+            kernel: "goto_barrier_loop",
+            global: "32",
+            local: "16",
+            args: vec![
+                ints(
+                    dir,
+                    "goto.in",
+                    &(0..32).map(|i| i * i - 40).collect::<Vec<_>>(),
+                ),
+                s("local:64"),
+            ],
+            outs: vec![(0, Cmp::Exact)],
+        },
+        Case {
+            file: "tiled_matmul",
+            kernel: "sgemm",
+            global: "32,32",
+            local: "16,16",
+            args: vec![
+                s("i32:32"),
+                s("i32:32"),
+                s("i32:40"),
+                s("f32:0.5"),
+                floats(dir, "a.in", 32 * 40, 51),
+                floats(dir, "b.in", 40 * 32, 52),
+                s("zeros:4096"),
+            ],
+            outs: vec![(6, Cmp::F32Ulp(64))],
+        },
+        Case {
+            file: "legacy_atomics",
+            kernel: "legacy_global",
+            global: "64",
+            local: "16",
+            args: vec![
+                ints(dir, "c.in", &[0, 0, 0, 0, i32::MAX, i32::MIN, 0, 0]),
+                ints(dir, "u.in", &[-1, 0, 0, 0]),
+                ints(
+                    dir,
+                    "data.in",
+                    &(0..64)
+                        .map(|i| (i * 2654435761u32 as i32) >> 8)
+                        .collect::<Vec<_>>(),
+                ),
+            ],
+            // c[0..6] and c[7] are sums, minima and maxima: order-independent. c[6] (the
+            // compare-exchange winner) and `data` (the values each saw) are not.
+            outs: vec![(0, Cmp::Words(0, 6)), (1, Cmp::Words(0, 3))],
+        },
+    ]
+}
+
+/// `clrun`, built once per test run from `tests/pocl/clrun.c` against the system's
+/// OpenCL ICD loader.
+fn clrun(dir: &Path) -> PathBuf {
+    let exe = dir.join("clrun");
+    let out = common::run(
+        Command::new(common::tool("cc"))
+            .args(["-O1", "-Wall", "-Werror", "-o"])
+            .arg(&exe)
+            .arg(common::repo_root().join("tests/pocl/clrun.c"))
+            .arg("-lOpenCL"),
+    );
+    assert!(
+        out.status.success(),
+        "building tests/pocl/clrun.c failed (scripts/setup.sh installs ocl-icd-opencl-dev and \
+         opencl-c-headers):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
+}
+
+fn ulp_distance(a: f32, b: f32) -> u32 {
+    if a.is_nan() && b.is_nan() {
+        return 0;
+    }
+    let key = |x: f32| {
+        let i = x.to_bits() as i32;
+        if i < 0 { i32::MIN.wrapping_sub(i) } else { i }
+    };
+    key(a).abs_diff(key(b))
+}
+
+/// Compares one output; `Err` says where they differ.
+fn compare(want: &[u8], have: &[u8], cmp: Cmp) -> Result<(), String> {
+    if want.len() != have.len() {
+        return Err(format!("{} bytes vs {}", want.len(), have.len()));
+    }
+    let words = |b: &[u8]| -> Vec<u32> {
+        b.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    match cmp {
+        Cmp::Exact => match want.iter().zip(have).position(|(a, b)| a != b) {
+            None => Ok(()),
+            Some(i) => Err(format!(
+                "byte {i}: reference {:#04x}, spirv-lift {:#04x}",
+                want[i], have[i]
+            )),
+        },
+        Cmp::F32Ulp(max) => {
+            for (i, (a, b)) in words(want).into_iter().zip(words(have)).enumerate() {
+                let (a, b) = (f32::from_bits(a), f32::from_bits(b));
+                if ulp_distance(a, b) > max {
+                    return Err(format!(
+                        "float {i}: reference {a:e}, spirv-lift {b:e} (more than {max} ULP apart)"
+                    ));
+                }
+            }
+            Ok(())
+        }
+        Cmp::Words(from, to) => {
+            let (w, h) = (words(want), words(have));
+            for i in from..to {
+                if w[i] != h[i] {
+                    return Err(format!(
+                        "word {i}: reference {:#x}, spirv-lift {:#x}",
+                        w[i], h[i]
+                    ));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+#[test]
+fn kernels_compute_what_pocl_computes() {
+    let root = common::repo_root();
+    let lift = env!("CARGO_BIN_EXE_spirv-lift");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let clrun = clrun(dir);
+    let llc = common::tool("llc-22");
+    let cc = common::tool("cc");
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for (n, case) in cases(dir).into_iter().enumerate() {
+        let outs_of = |tag: &str| -> Vec<PathBuf> {
+            case.outs
+                .iter()
+                .map(|(i, _)| dir.join(format!("{n}.{tag}.{i}.out")))
+                .collect()
+        };
+        let out_flags = |paths: &[PathBuf]| -> Vec<String> {
+            case.outs
+                .iter()
+                .zip(paths)
+                .flat_map(|((i, _), p)| ["--out".to_string(), format!("{i}={}", p.display())])
+                .collect()
+        };
+        let common_flags: Vec<String> = ["--global", case.global, "--local", case.local]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(
+                case.args
+                    .iter()
+                    .flat_map(|a| ["--arg".to_string(), a.clone()]),
+            )
+            .collect();
+        let want = outs_of("ref");
+        let r = common::run(
+            Command::new(&clrun)
+                .arg(root.join(format!("cl-kernels/{}.cl", case.file)))
+                .arg(case.kernel)
+                .args(&common_flags)
+                .args(out_flags(&want)),
+        );
+        assert!(
+            r.status.success(),
+            "pocl could not run {} {}: {}",
+            case.file,
+            case.kernel,
+            String::from_utf8_lossy(&r.stderr)
+        );
+        // Some kernels have only an `.O0.spv` (llvm-spirv-15 could not write the -O2
+        // module: scripts/build-corpus.sh).
+        for opt in ["O0", "O2"] {
+            let have = outs_of(opt);
+            let spv = root.join(format!("cl-kernels/{}.{opt}.spv", case.file));
+            if opt == "O2" && !spv.exists() {
+                continue;
+            }
+            let r = common::run(
+                Command::new(lift)
+                    .arg("run")
+                    .arg(&spv)
+                    .args(["--kernel", case.kernel])
+                    .arg("--llc")
+                    .arg(&llc)
+                    .arg("--cc")
+                    .arg(&cc)
+                    .args(&common_flags)
+                    .args(out_flags(&have)),
+            );
+            if !r.status.success() {
+                failures.push(format!(
+                    "{}.{opt}.spv {}: spirv-lift run failed: {}",
+                    case.file,
+                    case.kernel,
+                    String::from_utf8_lossy(&r.stderr).trim()
+                ));
+                continue;
+            }
+            for (((i, cmp), w), h) in case.outs.iter().zip(&want).zip(&have) {
+                let w = std::fs::read(w).expect("reference output");
+                let h = std::fs::read(h).expect("spirv-lift output");
+                compared += 1;
+                if let Err(e) = compare(&w, &h, *cmp) {
+                    failures.push(format!(
+                        "{}.{opt}.spv {} output {i}: {e}",
+                        case.file, case.kernel
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} outputs differ from pocl's:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(compared >= 37, "only {compared} outputs compared");
+}
+
+#[test]
+fn a_barrier_that_cannot_complete_is_an_error_not_a_hang() {
+    // Half the work-group returns before the barrier the other half waits at.
+    let src = "\
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k \"diverge\" %lid
+               OpDecorate %lid BuiltIn LocalInvocationId
+               OpDecorate %lid Constant
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+     %v3long = OpTypeVector %ulong 3
+   %ptr_in = OpTypePointer Input %v3long
+         %fn = OpTypeFunction %void
+     %uint_2 = OpConstant %uint 2
+   %uint_264 = OpConstant %uint 264
+    %ulong_2 = OpConstant %ulong 2
+        %lid = OpVariable %ptr_in Input
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+          %v = OpLoad %v3long %lid
+          %x = OpCompositeExtract %ulong %v 0
+         %lt = OpULessThan %bool %x %ulong_2
+               OpBranchConditional %lt %wait %done
+       %wait = OpLabel
+               OpControlBarrier %uint_2 %uint_2 %uint_264
+               OpBranch %done
+       %done = OpLabel
+               OpReturn
+               OpFunctionEnd
+";
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let path = tmp.path().join("diverge.spvasm");
+    std::fs::write(&path, src).expect("write");
+    let r = common::run(
+        Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+            .arg("run")
+            .arg(&path)
+            .args(["--global", "4", "--local", "4", "--timeout", "30"])
+            .arg("--llc")
+            .arg(common::tool("llc-22")),
+    );
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(1), "stderr: {err}");
+    assert!(err.contains("can never complete"), "stderr: {err}");
+}
+
+#[test]
+fn the_timeout_ends_a_kernel_that_never_returns() {
+    let src = "\
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k \"spin\"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+               OpBranch %loop
+       %loop = OpLabel
+               OpLoopMerge %exit %loop None
+               OpBranch %loop
+       %exit = OpLabel
+               OpReturn
+               OpFunctionEnd
+";
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let path = tmp.path().join("spin.spvasm");
+    std::fs::write(&path, src).expect("write");
+    let r = common::run(
+        Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+            .arg("run")
+            .arg(&path)
+            .args(["--global", "1", "--timeout", "0.5"])
+            .arg("--llc")
+            .arg(common::tool("llc-22")),
+    );
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(1), "stderr: {err}");
+    assert!(err.contains("did not finish within"), "stderr: {err}");
+}
