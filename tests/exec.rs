@@ -508,3 +508,101 @@ fn the_timeout_ends_a_kernel_that_never_returns() {
     assert_eq!(r.status.code(), Some(1), "stderr: {err}");
     assert!(err.contains("did not finish within"), "stderr: {err}");
 }
+
+#[test]
+fn saturated_conversions_clamp() {
+    // OpSConvert / OpUConvert i16 → i8 and OpConvertFToS f32 → i32, each decorated
+    // SaturatedConversion (OpenCL's convert_<T>_sat); expectations computed by hand.
+    let src = "\
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability Int16
+               OpCapability Int8
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k \"sat\" %gid
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %gid Constant
+               OpDecorate %s8 SaturatedConversion
+               OpDecorate %u8 SaturatedConversion
+               OpDecorate %fi SaturatedConversion
+       %void = OpTypeVoid
+      %short = OpTypeInt 16 0
+       %char = OpTypeInt 8 0
+        %int = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+      %float = OpTypeFloat 32
+         %v3 = OpTypeVector %ulong 3
+        %pin = OpTypePointer Input %v3
+         %ps = OpTypePointer CrossWorkgroup %short
+         %pc = OpTypePointer CrossWorkgroup %char
+         %pf = OpTypePointer CrossWorkgroup %float
+         %pi = OpTypePointer CrossWorkgroup %int
+         %fn = OpTypeFunction %void %ps %pf %pc %pc %pi
+        %gid = OpVariable %pin Input
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %ps
+          %b = OpFunctionParameter %pf
+         %o1 = OpFunctionParameter %pc
+         %o2 = OpFunctionParameter %pc
+         %o3 = OpFunctionParameter %pi
+          %e = OpLabel
+         %g3 = OpLoad %v3 %gid
+          %i = OpCompositeExtract %ulong %g3 0
+         %pa = OpInBoundsPtrAccessChain %ps %a %i
+          %x = OpLoad %short %pa
+         %s8 = OpSConvert %char %x
+         %u8 = OpUConvert %char %x
+         %pb = OpInBoundsPtrAccessChain %pf %b %i
+          %y = OpLoad %float %pb
+         %fi = OpConvertFToS %int %y
+        %q1 = OpInBoundsPtrAccessChain %pc %o1 %i
+               OpStore %q1 %s8
+        %q2 = OpInBoundsPtrAccessChain %pc %o2 %i
+               OpStore %q2 %u8
+        %q3 = OpInBoundsPtrAccessChain %pi %o3 %i
+               OpStore %q3 %fi
+               OpReturn
+               OpFunctionEnd
+";
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let path = dir.join("sat.spvasm");
+    std::fs::write(&path, src).expect("write");
+    let shorts: [i16; 8] = [300, -300, 100, -1, 255, 256, 0, 127];
+    let floats: [f32; 8] = [1e10, -1e10, 3.7, -3.7, f32::NAN, 2147483520.0, 0.5, -0.5];
+    let a: Vec<u8> = shorts.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let b: Vec<u8> = floats.iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(dir.join("a.bin"), a).expect("write");
+    std::fs::write(dir.join("b.bin"), b).expect("write");
+    let r = common::run(
+        Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+            .arg("run")
+            .arg(&path)
+            .args(["--global", "8", "--local", "4"])
+            .arg("--llc")
+            .arg(common::tool("llc-22"))
+            .arg(format!("--arg=file:{}", dir.join("a.bin").display()))
+            .arg(format!("--arg=file:{}", dir.join("b.bin").display()))
+            .args(["--arg", "zeros:8", "--arg", "zeros:8", "--arg", "zeros:32"])
+            .arg(format!("--out=2={}", dir.join("s8").display()))
+            .arg(format!("--out=3={}", dir.join("u8").display()))
+            .arg(format!("--out=4={}", dir.join("fi").display())),
+    );
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let s8: Vec<i8> = std::fs::read(dir.join("s8"))
+        .expect("s8")
+        .into_iter()
+        .map(|b| b as i8)
+        .collect();
+    let u8s = std::fs::read(dir.join("u8")).expect("u8");
+    let fi: Vec<i32> = std::fs::read(dir.join("fi"))
+        .expect("fi")
+        .chunks(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(s8, [127, -128, 100, -1, 127, 127, 0, 127]);
+    // As unsigned 16-bit values: 300, 65236, 100, 65535, 255, 256, 0, 127.
+    assert_eq!(u8s, [255, 255, 100, 255, 255, 255, 0, 127]);
+    assert_eq!(fi, [i32::MAX, i32::MIN, 3, -3, 0, 2147483520, 0, 0]);
+}
