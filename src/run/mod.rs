@@ -351,8 +351,10 @@ fn run(cli: &RunCli) -> Result<()> {
         "llc (builtins library)",
     )?;
     tool(
+        // -Bsymbolic: the module's calls to its own functions bind inside it, never to a
+        // same-named symbol of this executable (a shader's entry point is `main`).
         Command::new(&cli.cc)
-            .args(["-shared", "-o"])
+            .args(["-shared", "-Wl,-Bsymbolic", "-o"])
             .arg(&so)
             .arg(&obj)
             .arg(&lib_obj)
@@ -458,6 +460,13 @@ fn run(cli: &RunCli) -> Result<()> {
         .iter_mut()
         .filter_map(|a| match a {
             Arg::Local(b, _) => Some((b.ptr().cast::<u8>(), b.len)),
+            _ => None,
+        })
+        .collect();
+    *runtime::BUFFERS.lock().unwrap_or_else(|e| e.into_inner()) = args
+        .iter_mut()
+        .filter_map(|a| match a {
+            Arg::Buffer(b, _) => Some((b.ptr() as usize, b.len)),
             _ => None,
         })
         .collect();

@@ -282,6 +282,28 @@ pub extern "C" fn _Z22__spirv_ocl_u_upsamplejj(hi: u32, lo: u32) -> u64 {
     (u64::from(hi) << 32) | u64::from(lo)
 }
 
+/// The buffers of the running dispatch: (base address, size in bytes), for
+/// `spirv_lift.buffer_size` (`OpArrayLength`).
+pub static BUFFERS: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+
+/// `i64 spirv_lift.buffer_size(ptr)`: the byte size of the buffer bound at `base`
+/// (lower/host.rs lowers `OpArrayLength` with it).
+#[unsafe(export_name = "spirv_lift.buffer_size")]
+pub extern "C" fn buffer_size(base: *const c_void) -> i64 {
+    let found = BUFFERS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(b, _)| *b == base as usize)
+        .map(|&(_, n)| n as i64);
+    match found {
+        Some(n) => n,
+        None => fail(format!(
+            "OpArrayLength of a block at {base:p}, which is not the start of a bound buffer"
+        )),
+    }
+}
+
 /// The compiled module's two entry symbols.
 pub struct Entry {
     /// `spirv_lift.set_invocation`.

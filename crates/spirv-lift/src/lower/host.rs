@@ -14,12 +14,13 @@
 //! - **Local size**: when the module fixes it (`LocalSize`, `reqd_work_group_size`),
 //!   `<name>.spirv_lift_local_size` is a constant `[3 x i32]` with it.
 
-use super::Ctx;
+use super::func::FnCtx;
+use super::{Ctx, SpvTy};
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{
     CallConv, CastOp, Const, Function, Global, Inst, InstKind, Linkage, Type, TypeId, Value,
 };
-use ::spirv::BuiltIn;
+use ::spirv::{BuiltIn, Decoration};
 
 /// The host triple and data layout LLVM 19 and 22 use for this machine's architecture.
 pub(crate) fn triple_and_layout() -> (&'static str, &'static str) {
@@ -341,5 +342,107 @@ impl Ctx<'_> {
             "entry point '{name}': parameter i is *args[i] (the runtime's one signature)"
         ));
         self.m.put_function(w, f);
+    }
+}
+
+impl FnCtx<'_, '_, '_> {
+    /// `OpArrayLength` on the host: `(spirv_lift.buffer_size(block) - offset) / stride`,
+    /// where the runtime's `i64 spirv_lift.buffer_size(ptr)` is the byte size of the buffer
+    /// bound at that address, and the offset and stride are the runtime array member's
+    /// `Offset` and its type's `ArrayStride`.
+    pub(crate) fn host_array_length(&mut self, inst: &crate::spirv::Inst) -> Result<(), Error> {
+        let block = inst.id(0)?;
+        let member = inst.lit(1)?;
+        let ptr_ty = self.vty(block)?;
+        let SpvTy::Pointer { pointee, .. } = self.cx.spv_ty(ptr_ty)?.clone() else {
+            return Err(inst.invalid("OpArrayLength of a non-pointer"));
+        };
+        let SpvTy::Struct { members } = self.cx.spv_ty(pointee)?.clone() else {
+            return Err(inst.invalid("OpArrayLength through a pointer to a non-struct"));
+        };
+        let Some(&arr) = members.get(member as usize) else {
+            return Err(inst.invalid(format!("OpArrayLength of member {member}, past the struct")));
+        };
+        let stride = self
+            .cx
+            .deco_lit(arr, Decoration::ArrayStride)
+            .ok_or_else(|| {
+                inst.unsupported_form(
+                    "--target host computes OpArrayLength from the runtime array's ArrayStride, \
+                 and it has none",
+                )
+            })?;
+        let offset = self
+            .cx
+            .layouts
+            .member_lit(pointee, member, Decoration::Offset)
+            .unwrap_or(0);
+        let i64t = self.cx.m.ty(Type::Int(64));
+        let p = self.val(block)?;
+        // One declaration for every block's space: a flat pointer (a no-op cast here).
+        let pty = self.cx.m.ty(Type::Ptr(0));
+        let p = if self.ll_type_of(p) == pty {
+            p
+        } else {
+            self.emit(
+                "flat",
+                pty,
+                InstKind::Cast {
+                    op: CastOp::AddrSpaceCast,
+                    v: p,
+                    to: pty,
+                },
+            )
+        };
+        let f = self
+            .cx
+            .m
+            .declare(
+                "spirv_lift.buffer_size",
+                i64t,
+                &[pty],
+                CallConv::C,
+                &["nounwind"],
+            )
+            .ok_or_else(|| {
+                crate::error::invalid("spirv_lift.buffer_size declared with two signatures")
+            })?;
+        let size = self.emit(
+            "size",
+            i64t,
+            InstKind::Call {
+                cc: CallConv::C,
+                ret: i64t,
+                callee: Value::Func(f),
+                args: vec![p],
+                attrs: "",
+                convergence: None,
+            },
+        );
+        let off = Value::Const(self.cx.int_const(i64t, u64::from(offset)));
+        let bytes = self.emit(
+            "bytes",
+            i64t,
+            InstKind::Bin {
+                op: crate::llvm::BinOp::Sub,
+                flags: "",
+                a: size,
+                b: off,
+            },
+        );
+        let st = Value::Const(self.cx.int_const(i64t, u64::from(stride.max(1))));
+        let n = self.emit(
+            "len",
+            i64t,
+            InstKind::Bin {
+                op: crate::llvm::BinOp::UDiv,
+                flags: "",
+                a: bytes,
+                b: st,
+            },
+        );
+        let to = self.cx.llty(inst.rty()?)?;
+        let r = self.resize_int(n, to, false);
+        self.define(inst, r)
     }
 }

@@ -123,7 +123,7 @@ impl Layouts {
         }
     }
 
-    fn member_lit(&self, st: u32, member: u32, d: Decoration) -> Option<u32> {
+    pub(crate) fn member_lit(&self, st: u32, member: u32, d: Decoration) -> Option<u32> {
         self.member_lits.get(&(st, member, d as u32)).copied()
     }
 

@@ -314,6 +314,9 @@ impl FnCtx<'_, '_, '_> {
             return Ok(());
         }
         let op = inst.op;
+        if op == Op::ArrayLength && self.cx.opts.target == crate::Target::Host {
+            return self.host_array_length(inst);
+        }
         if let Some(b) = binop(op) {
             let (a, c) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
             let flags = self.wrap_flags(inst)?;
