@@ -7,6 +7,8 @@
 #   clang-15, llvm-spirv-15  rebuild cl-kernels/
 #   hyperfine, time        benchmarks (scripts/bench.sh: hyperfine and /usr/bin/time -v)
 #   gcc, g++               build the C API test and the C++ example (tests/capi.rs)
+#   cmake, pkg-config      build C programs against an installed copy of the library
+#                          (scripts/install.sh; tests/capi.rs)
 #   bsdutils               script: a pseudo-terminal for the progress-bar test (tests/batch.rs)
 #   graphviz               dot: renders `--emit dot` output in tests/dot.rs
 #   groff-base             groff: renders the generated man page (tests/cli.rs)
@@ -17,10 +19,11 @@
 set -euo pipefail
 
 packages=(llvm-19 llvm-22 spirv-tools glslang-tools clang-15 llvm-spirv-15 hyperfine time gcc g++
-          libc6-dev bsdutils graphviz groff-base
+          libc6-dev bsdutils graphviz groff-base cmake pkg-config
           pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo)
 tools=(opt-19 llvm-as-19 llc-19 opt-22 llvm-as-22 llc-22 lli-22 spirv-as spirv-val spirv-dis
-       glslangValidator clang-15 llvm-spirv-15 hyperfine gcc g++ script dot groff clinfo)
+       glslangValidator clang-15 llvm-spirv-15 hyperfine gcc g++ script dot groff cmake pkg-config
+       clinfo)
 
 missing=()
 for t in "${tools[@]}"; do

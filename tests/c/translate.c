@@ -6,7 +6,8 @@
  * GOOD.spv must translate (from bytes and from words, with several option sets, and from
  * several threads at once with identical output). BAD.spv must fail with the given error
  * fields; NOLOC.spv must fail with an error that has no word offset or opcode. SPEC.spv is
- * shaders/spec_constants.comp.spv, whose specialization constants are set.
+ * shaders/spec_constants.comp.spv, whose specialization constants are set. Every result's
+ * error kind is checked (tests/c/options.c covers the kinds these modules cannot give).
  * Exit status 0 when every check passes; each failed check prints one line. */
 #include "spirv_lift.h"
 
@@ -88,6 +89,8 @@ static void check_good(const char *path) {
     CHECK(text && strstr(text, "!mmra") != NULL, "no !mmra metadata by default");
     CHECK(spirv_lift_result_error_message(r, NULL) == NULL, "a successful result has an error");
     CHECK(spirv_lift_result_error_word(r) == -1, "a successful result has an error word");
+    CHECK(spirv_lift_result_error_kind(r) == SPIRV_LIFT_ERROR_KIND_NONE,
+          "a successful result has error kind %u", (unsigned)spirv_lift_result_error_kind(r));
 
     /* The same module as host-endian words (the corpus is little-endian). */
     size_t count = len / 4;
@@ -142,6 +145,8 @@ static void check_bad(const char *path, long long word, const char *opcode_name,
     unsigned char *bytes = read_file(path, &len);
     SpirvLiftResult *r = spirv_lift_translate_bytes(bytes, len, NULL);
     CHECK(!spirv_lift_result_ok(r), "%s translated", path);
+    CHECK(spirv_lift_result_error_kind(r) == SPIRV_LIFT_ERROR_KIND_MALFORMED, "kind %u",
+          (unsigned)spirv_lift_result_error_kind(r));
     size_t n = 7;
     CHECK(spirv_lift_result_text(r, &n) == NULL && n == 0, "a failed result has text");
     const char *msg = spirv_lift_result_error_message(r, &n);
@@ -173,6 +178,8 @@ static void check_no_location(const char *path) {
           (long long)spirv_lift_result_error_word(r));
     CHECK(spirv_lift_result_error_opcode_name(r) == NULL, "an opcode name without a location");
     CHECK(spirv_lift_result_error_opcode(r) == -1, "an opcode without a location");
+    CHECK(spirv_lift_result_error_kind(r) == SPIRV_LIFT_ERROR_KIND_MALFORMED, "kind %u",
+          (unsigned)spirv_lift_result_error_kind(r));
     spirv_lift_result_free(r);
     free(bytes);
 }
@@ -219,6 +226,8 @@ static void check_spec(const char *path) {
     const char *name = spirv_lift_result_error_opcode_name(r);
     CHECK(name && strcmp(name, "OpSpecConstant") == 0, "opcode %s", name ? name : "(null)");
     CHECK(spirv_lift_result_error_word(r) > 5, "no word offset");
+    CHECK(spirv_lift_result_error_kind(r) == SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT, "kind %u",
+          (unsigned)spirv_lift_result_error_kind(r));
     spirv_lift_result_free(r);
 
     /* A SpecId the module does not have: a whole-module error. */
@@ -228,6 +237,8 @@ static void check_spec(const char *path) {
                              "constant with SpecId 99") == 0,
           "message %s", msg ? msg : "(null)");
     CHECK(spirv_lift_result_error_word(r) == -1, "a word offset for a missing SpecId");
+    CHECK(spirv_lift_result_error_kind(r) == SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT, "kind %u",
+          (unsigned)spirv_lift_result_error_kind(r));
     spirv_lift_result_free(r);
 
     SpirvLiftOptions *o = spirv_lift_options_new();
@@ -261,6 +272,8 @@ static void check_text(void) {
     CHECK(msg && strcmp(msg, "line 2, column 8: unknown opcode `OpNope`") == 0, "message %s",
           msg ? msg : "(null)");
     CHECK(spirv_lift_result_error_word(r) == -1, "an assembly error has a word offset");
+    CHECK(spirv_lift_result_error_kind(r) == SPIRV_LIFT_ERROR_KIND_MALFORMED, "kind %u",
+          (unsigned)spirv_lift_result_error_kind(r));
     spirv_lift_result_free(r);
 }
 
@@ -269,12 +282,29 @@ static void check_null_pointers(void) {
     CHECK(r != NULL && !spirv_lift_result_ok(r), "NULL words translated");
     const char *msg = spirv_lift_result_error_message(r, NULL);
     CHECK(msg && strcmp(msg, "words is NULL") == 0, "message %s", msg ? msg : "(null)");
+    CHECK(spirv_lift_result_error_kind(r) == SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT, "kind %u",
+          (unsigned)spirv_lift_result_error_kind(r));
     spirv_lift_result_free(r);
+    r = spirv_lift_translate_bytes(NULL, 4, NULL);
+    CHECK(spirv_lift_result_error_kind(r) == SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT, "kind %u",
+          (unsigned)spirv_lift_result_error_kind(r));
+    spirv_lift_result_free(r);
+    r = spirv_lift_translate_text(NULL, 4, NULL);
+    CHECK(spirv_lift_result_error_kind(r) == SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT, "kind %u",
+          (unsigned)spirv_lift_result_error_kind(r));
+    spirv_lift_result_free(r);
+    CHECK(spirv_lift_result_error_kind(NULL) == SPIRV_LIFT_ERROR_KIND_NONE, "NULL result kind");
     CHECK(!spirv_lift_result_ok(NULL), "NULL result is ok");
     CHECK(spirv_lift_result_text(NULL, NULL) == NULL, "NULL result has text");
     CHECK(spirv_lift_result_error_word(NULL) == -1, "NULL result has a word");
     CHECK(spirv_lift_result_warning_count(NULL) == 0, "NULL result has warnings");
     CHECK(!spirv_lift_options_set_mmra(NULL, true), "NULL options accepted");
+    CHECK(!spirv_lift_options_set_backend_workarounds(NULL, true), "NULL options accepted");
+    CHECK(!spirv_lift_options_set_spec_constant_bool(NULL, 1, true), "NULL options accepted");
+    CHECK(!spirv_lift_options_set_spec_constant_int(NULL, 1, 1), "NULL options accepted");
+    CHECK(!spirv_lift_options_set_spec_constant_uint(NULL, 1, 1), "NULL options accepted");
+    CHECK(!spirv_lift_options_set_spec_constant_float(NULL, 1, 1.0), "NULL options accepted");
+    CHECK(!spirv_lift_options_set_spec_constant_bits(NULL, 1, 1), "NULL options accepted");
     spirv_lift_options_free(NULL);
     spirv_lift_result_free(NULL);
     const char *want = getenv("SPIRV_LIFT_EXPECTED_VERSION");

@@ -4,8 +4,10 @@
  *   cbindgen --config cbindgen.toml --output include/spirv_lift.h src/capi.rs
  *
  * Link with -lspirv_lift (libspirv_lift.so), or with libspirv_lift.a followed by
- * -lgcc_s -lutil -lrt -lpthread -lm -ldl. Every function is thread-safe: there is no
- * global state.
+ * -lgcc_s -lutil -lrt -lpthread -lm -ldl. Installed by scripts/install.sh, the library
+ * is found with `pkg-config --cflags --libs spirv_lift` or CMake's
+ * `find_package(spirv_lift)` (targets spirv_lift::spirv_lift, spirv_lift::spirv_lift_static).
+ * Every function is thread-safe: there is no global state.
  */
 
 #ifndef SPIRV_LIFT_H
@@ -20,6 +22,60 @@
 
 // `spirv_lift_options_set_target`: LLVM's AMDGPU backend (`amdgcn-amd-amdhsa`).
 #define SPIRV_LIFT_TARGET_AMDGCN 1
+
+// `spirv_lift_options_set_target`: this machine's CPU (`--target host`: the ABI that
+// `spirv-lift run` loads; README "Running translated code").
+#define SPIRV_LIFT_TARGET_HOST 2
+
+// What kind of error a result holds (`spirv_lift_result_error_kind`), so that a caller
+// can react without parsing messages. The values are stable; new kinds may be added
+// (give a `switch` a `default:`). The Rust library's `spirv_lift::ErrorKind` variants map
+// as follows:
+//
+// - `NONE`: the translation succeeded (also what a NULL result gives).
+// - `MALFORMED`: the input is not a valid SPIR-V module (or not valid SPIR-V assembly):
+//   `NotWordAligned`, `TruncatedHeader`, `BadMagic`, `BadIdBound` (0, or above the
+//   SPIR-V universal limit 0x3FFFFF that `spirv-val` also enforces), `Truncated`,
+//   `ZeroWordCount`, `Decode`, `UnknownOpcode` (an opcode the SPIR-V 1.6 grammar the
+//   library reads does not define, as `spirv-val` of that grammar says), `UndefinedId`,
+//   `RedefinedId`, `IdOutOfBound`, `InvalidOperand`, `InvalidStructure`,
+//   `InvalidModule`, `Assembly`; also text given to `spirv_lift_translate_text` that is
+//   not UTF-8.
+// - `UNSUPPORTED`: valid SPIR-V that the library does not translate (yet, or for the
+//   chosen target): `UnsupportedVersion`, `Unsupported`, `UnsupportedForm`.
+// - `LIMIT`: a resource limit protecting the translator from hostile input was hit
+//   (module size, nesting depth, constant or value size): `LimitExceeded`.
+// - `INTERNAL`: a bug in the library: a panic caught at the API boundary
+//   ("internal error: …").
+// - `INVALID_ARGUMENT`: the caller's arguments are wrong, not the module: a NULL input
+//   buffer with a non-zero length, or a specialization-constant value the module cannot
+//   take (no constant with that SpecId, or a value its type cannot hold):
+//   `SpecConstant`.
+enum SpirvLiftErrorKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // No error: the translation succeeded.
+  SPIRV_LIFT_ERROR_KIND_NONE = 0,
+  // The input is not a valid SPIR-V module or SPIR-V assembly text.
+  SPIRV_LIFT_ERROR_KIND_MALFORMED = 1,
+  // Valid SPIR-V the library does not translate.
+  SPIRV_LIFT_ERROR_KIND_UNSUPPORTED = 2,
+  // A resource limit against hostile input was hit.
+  SPIRV_LIFT_ERROR_KIND_LIMIT = 3,
+  // A bug in the library (a caught panic).
+  SPIRV_LIFT_ERROR_KIND_INTERNAL = 4,
+  // The caller's arguments (NULL buffers, specialization-constant values) are wrong.
+  SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT = 5,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SpirvLiftErrorKind SpirvLiftErrorKind;
+#else
+typedef uint32_t SpirvLiftErrorKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
 
 // Translation options. Create with `spirv_lift_options_new`, free with
 // `spirv_lift_options_free`.
@@ -36,8 +92,8 @@ extern "C" {
 // The library version (`"0.1.0"`), a static NUL-terminated string.
 const char *spirv_lift_version(void);
 
-// New options with the defaults: generic target, MMRA tags on, convergence tokens on.
-// Never returns NULL.
+// New options with the defaults: generic target, MMRA tags on, convergence tokens on,
+// backend workarounds off, no specialization constants set. Never returns NULL.
 SpirvLiftOptions *spirv_lift_options_new(void);
 
 // Frees options. NULL is ignored.
@@ -73,7 +129,9 @@ bool spirv_lift_options_set_convergence(SpirvLiftOptions *options, bool enabled)
 // `true` / `false`. Setting `id` again replaces its value. The value is checked when a
 // module is translated: a SpecId the module has no constant for, or a value the
 // constant's type cannot hold, makes an error result naming the SpecId. Returns false
-// (and does nothing) when `options` or `value` is NULL or `value` is not UTF-8.
+// (and does nothing) when `options` or `value` is NULL or `value` is not UTF-8. The
+// `_bool`, `_int`, `_uint`, `_float` and `_bits` setters take typed values instead.
+// Errors about set values have the kind `SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT`.
 //
 // # Safety
 // `options` is NULL or a live pointer from `spirv_lift_options_new`; `value` is NULL or
@@ -82,8 +140,75 @@ bool spirv_lift_options_set_spec_constant(SpirvLiftOptions *options,
                                           uint32_t id,
                                           const char *value);
 
+// Sets the specialization constant with SpecId `id` to a boolean, for
+// `OpSpecConstantTrue` / `OpSpecConstantFalse` (a numeric constant refuses it when the
+// module is translated). Replaces any value set before for `id`, as every
+// `spirv_lift_options_set_spec_constant*` setter does. False when `options` is NULL.
+//
+// # Safety
+// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+bool spirv_lift_options_set_spec_constant_bool(SpirvLiftOptions *options, uint32_t id, bool value);
+
+// Sets the specialization constant with SpecId `id` to a signed integer: an integer
+// constant takes it when it is in the constant's range (signedness counts: -1 does not
+// fit an unsigned constant), a float constant takes it converted (rounded to nearest).
+// False when `options` is NULL.
+//
+// # Safety
+// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+bool spirv_lift_options_set_spec_constant_int(SpirvLiftOptions *options,
+                                              uint32_t id,
+                                              int64_t value);
+
+// Sets the specialization constant with SpecId `id` to an unsigned integer, read as
+// `spirv_lift_options_set_spec_constant_int` reads its value (for values above
+// `INT64_MAX`). False when `options` is NULL.
+//
+// # Safety
+// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+bool spirv_lift_options_set_spec_constant_uint(SpirvLiftOptions *options,
+                                               uint32_t id,
+                                               uint64_t value);
+
+// Sets the specialization constant with SpecId `id` to a number, for float constants
+// (rounded to nearest even; a finite value that overflows the constant's width is
+// refused, not made infinite). An integer or boolean constant refuses it. False when
+// `options` is NULL.
+//
+// # Safety
+// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+bool spirv_lift_options_set_spec_constant_float(SpirvLiftOptions *options,
+                                                uint32_t id,
+                                                double value);
+
+// Sets the specialization constant with SpecId `id` to a bit pattern, as Vulkan's
+// `VkSpecializationInfo` carries it: the low *w* bits of `bits` for a *w*-bit integer or
+// float constant (nothing may be set above them), 0 or 1 for a boolean. A driver can
+// pass each map entry's `size` bytes zero-extended to 64 bits. False when `options` is
+// NULL.
+//
+// # Safety
+// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+bool spirv_lift_options_set_spec_constant_bits(SpirvLiftOptions *options,
+                                               uint32_t id,
+                                               uint64_t bits);
+
+// Turns the workarounds for LLVM 22's SPIR-V backend on or off
+// (`--spirv-backend-workarounds`; default off), for output that is compiled back to
+// SPIR-V with `llc`: atomic loads and stores as `__spirv_Atomic*` calls, no zero struct
+// index in kernel `getelementptr`s, uniform and storage blocks as
+// `target("spirv.VulkanBuffer", …)` handles, and more (the Rust API's
+// `Options::spirv_backend_workarounds` lists them). Only output for
+// `SPIRV_LIFT_TARGET_GENERIC` changes. False when `options` is NULL.
+//
+// # Safety
+// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+bool spirv_lift_options_set_backend_workarounds(SpirvLiftOptions *options, bool enabled);
+
 // Translates a SPIR-V module given as `count` host-endian 32-bit words. `options` may be
-// NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`.
+// NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`. NULL `words`
+// with a non-zero `count` is an error result of kind
+// `SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT` ("words is NULL").
 //
 // # Safety
 // `words` is NULL (then `count` must be 0, or the result is an error) or points to
@@ -94,7 +219,9 @@ SpirvLiftResult *spirv_lift_translate_words(const uint32_t *words,
                                             const SpirvLiftOptions *options);
 
 // Translates a SPIR-V binary given as `len` bytes, in either byte order. `options` may be
-// NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`.
+// NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`. NULL `bytes`
+// with a non-zero `len` is an error result of kind
+// `SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT` ("bytes is NULL").
 //
 // # Safety
 // `bytes` is NULL (then `len` must be 0, or the result is an error) or points to `len`
@@ -106,6 +233,9 @@ SpirvLiftResult *spirv_lift_translate_bytes(const uint8_t *bytes,
 // Translates SPIR-V assembly text (the `spirv-as` format), `len` bytes of UTF-8 (no NUL
 // needed), assembled in-process. An assembly error has no word offset; its message
 // names the line and column. `options` may be NULL for the defaults. Never returns NULL.
+// NULL `text` with a non-zero `len` is an error result of kind
+// `SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT` ("text is NULL"); text that is not UTF-8 one
+// of kind `SPIRV_LIFT_ERROR_KIND_MALFORMED`.
 //
 // # Safety
 // `text` is NULL (then `len` must be 0, or the result is an error) or points to `len`
@@ -147,6 +277,13 @@ size_t spirv_lift_result_warning_count(const SpirvLiftResult *result);
 // # Safety
 // `result` is NULL or a live result pointer; `len` is NULL or writable.
 const char *spirv_lift_result_warning(const SpirvLiftResult *result, size_t index, size_t *len);
+
+// What kind of error the result holds (see `SpirvLiftErrorKind` for how errors map):
+// `SPIRV_LIFT_ERROR_KIND_NONE` when the translation succeeded or `result` is NULL.
+//
+// # Safety
+// `result` is NULL or a live result pointer.
+SpirvLiftErrorKind spirv_lift_result_error_kind(const SpirvLiftResult *result);
 
 // What went wrong, without the location (`merge block %40 is not a block of this
 // function`); NUL-terminated, length to `*len` when `len` is not NULL. NULL when the

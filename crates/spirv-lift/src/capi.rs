@@ -9,12 +9,13 @@
 //! - No panic crosses the boundary: translation runs under `catch_unwind`, and a panic
 //!   becomes an error result ("internal error: …").
 //! - Null pointers are checked: a null handle makes accessors return their "nothing"
-//!   value (`NULL`, `0`, `-1`, `false`), and a null input buffer with a non-zero length is
-//!   an error result.
+//!   value (`NULL`, `0`, `-1`, `false`, `SPIRV_LIFT_ERROR_KIND_NONE`), and a null input
+//!   buffer with a non-zero length is an error result of kind
+//!   `SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT`.
 //! - Strings returned are UTF-8, NUL-terminated, and owned by the handle they came from;
 //!   they stay valid until that handle is freed.
 
-use crate::{Error, Options, SpecValue, Target};
+use crate::{Error, ErrorKind, Options, SpecValue, Target};
 use std::ffi::{CStr, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -22,6 +23,79 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 pub const SPIRV_LIFT_TARGET_GENERIC: u32 = 0;
 /// `spirv_lift_options_set_target`: LLVM's AMDGPU backend (`amdgcn-amd-amdhsa`).
 pub const SPIRV_LIFT_TARGET_AMDGCN: u32 = 1;
+/// `spirv_lift_options_set_target`: this machine's CPU (`--target host`: the ABI that
+/// `spirv-lift run` loads; README "Running translated code").
+pub const SPIRV_LIFT_TARGET_HOST: u32 = 2;
+
+/// What kind of error a result holds (`spirv_lift_result_error_kind`), so that a caller
+/// can react without parsing messages. The values are stable; new kinds may be added
+/// (give a `switch` a `default:`). The Rust library's `spirv_lift::ErrorKind` variants map
+/// as follows:
+///
+/// - `NONE`: the translation succeeded (also what a NULL result gives).
+/// - `MALFORMED`: the input is not a valid SPIR-V module (or not valid SPIR-V assembly):
+///   `NotWordAligned`, `TruncatedHeader`, `BadMagic`, `BadIdBound` (0, or above the
+///   SPIR-V universal limit 0x3FFFFF that `spirv-val` also enforces), `Truncated`,
+///   `ZeroWordCount`, `Decode`, `UnknownOpcode` (an opcode the SPIR-V 1.6 grammar the
+///   library reads does not define, as `spirv-val` of that grammar says), `UndefinedId`,
+///   `RedefinedId`, `IdOutOfBound`, `InvalidOperand`, `InvalidStructure`,
+///   `InvalidModule`, `Assembly`; also text given to `spirv_lift_translate_text` that is
+///   not UTF-8.
+/// - `UNSUPPORTED`: valid SPIR-V that the library does not translate (yet, or for the
+///   chosen target): `UnsupportedVersion`, `Unsupported`, `UnsupportedForm`.
+/// - `LIMIT`: a resource limit protecting the translator from hostile input was hit
+///   (module size, nesting depth, constant or value size): `LimitExceeded`.
+/// - `INTERNAL`: a bug in the library: a panic caught at the API boundary
+///   ("internal error: …").
+/// - `INVALID_ARGUMENT`: the caller's arguments are wrong, not the module: a NULL input
+///   buffer with a non-zero length, or a specialization-constant value the module cannot
+///   take (no constant with that SpecId, or a value its type cannot hold):
+///   `SpecConstant`.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpirvLiftErrorKind {
+    /// No error: the translation succeeded.
+    None = 0,
+    /// The input is not a valid SPIR-V module or SPIR-V assembly text.
+    Malformed = 1,
+    /// Valid SPIR-V the library does not translate.
+    Unsupported = 2,
+    /// A resource limit against hostile input was hit.
+    Limit = 3,
+    /// A bug in the library (a caught panic).
+    Internal = 4,
+    /// The caller's arguments (NULL buffers, specialization-constant values) are wrong.
+    InvalidArgument = 5,
+}
+
+impl SpirvLiftErrorKind {
+    /// The C kind of a library error. Exhaustive on purpose: a new `ErrorKind` variant
+    /// does not compile until it is given a kind here (and in the list above).
+    fn of(kind: &ErrorKind) -> SpirvLiftErrorKind {
+        match kind {
+            ErrorKind::NotWordAligned(_)
+            | ErrorKind::TruncatedHeader(_)
+            | ErrorKind::BadMagic(_)
+            | ErrorKind::BadIdBound(_)
+            | ErrorKind::Truncated { .. }
+            | ErrorKind::ZeroWordCount
+            | ErrorKind::Decode(_)
+            | ErrorKind::UnknownOpcode(_)
+            | ErrorKind::UndefinedId(_)
+            | ErrorKind::RedefinedId(_)
+            | ErrorKind::IdOutOfBound { .. }
+            | ErrorKind::InvalidOperand(_)
+            | ErrorKind::InvalidStructure(_)
+            | ErrorKind::InvalidModule(_)
+            | ErrorKind::Assembly { .. } => SpirvLiftErrorKind::Malformed,
+            ErrorKind::UnsupportedVersion { .. }
+            | ErrorKind::Unsupported(_)
+            | ErrorKind::UnsupportedForm(_) => SpirvLiftErrorKind::Unsupported,
+            ErrorKind::LimitExceeded(_) => SpirvLiftErrorKind::Limit,
+            ErrorKind::SpecConstant { .. } => SpirvLiftErrorKind::InvalidArgument,
+        }
+    }
+}
 
 /// Translation options. Create with `spirv_lift_options_new`, free with
 /// `spirv_lift_options_free`.
@@ -41,6 +115,7 @@ pub struct SpirvLiftResult {
 
 /// An error in C-ready form.
 struct CError {
+    kind: SpirvLiftErrorKind,
     /// What went wrong, NUL-terminated.
     message: Vec<u8>,
     /// The whole one-line rendering (`word 412 (OpLoopMerge %38): …`), NUL-terminated.
@@ -70,6 +145,7 @@ impl CError {
             }
         });
         CError {
+            kind: SpirvLiftErrorKind::of(&e.kind),
             message: c_bytes(&crate::error::escape_controls(&e.kind.to_string())),
             full: c_bytes(&e.to_string()),
             word: e.location.word,
@@ -80,8 +156,9 @@ impl CError {
     }
 
     /// An error of the API itself (null pointer, panic), with no location.
-    fn plain(msg: &str) -> CError {
+    fn plain(kind: SpirvLiftErrorKind, msg: &str) -> CError {
         CError {
+            kind,
             message: c_bytes(msg),
             full: c_bytes(msg),
             word: None,
@@ -134,7 +211,10 @@ impl SpirvLiftResult {
                     .map(|s| s.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
-                Self::failed(CError::plain(&format!("internal error: {what}")))
+                Self::failed(CError::plain(
+                    SpirvLiftErrorKind::Internal,
+                    &format!("internal error: {what}"),
+                ))
             }
         }
     }
@@ -151,8 +231,8 @@ pub extern "C" fn spirv_lift_version() -> *const c_char {
     VERSION.as_ptr()
 }
 
-/// New options with the defaults: generic target, MMRA tags on, convergence tokens on.
-/// Never returns NULL.
+/// New options with the defaults: generic target, MMRA tags on, convergence tokens on,
+/// backend workarounds off, no specialization constants set. Never returns NULL.
 #[unsafe(no_mangle)]
 pub extern "C" fn spirv_lift_options_new() -> *mut SpirvLiftOptions {
     Box::into_raw(Box::new(SpirvLiftOptions {
@@ -200,6 +280,7 @@ pub unsafe extern "C" fn spirv_lift_options_set_target(
     let target = match target {
         SPIRV_LIFT_TARGET_GENERIC => Target::Generic,
         SPIRV_LIFT_TARGET_AMDGCN => Target::Amdgcn,
+        SPIRV_LIFT_TARGET_HOST => Target::Host,
         _ => return false,
     };
     // SAFETY: forwarded contract.
@@ -240,7 +321,9 @@ pub unsafe extern "C" fn spirv_lift_options_set_convergence(
 /// `true` / `false`. Setting `id` again replaces its value. The value is checked when a
 /// module is translated: a SpecId the module has no constant for, or a value the
 /// constant's type cannot hold, makes an error result naming the SpecId. Returns false
-/// (and does nothing) when `options` or `value` is NULL or `value` is not UTF-8.
+/// (and does nothing) when `options` or `value` is NULL or `value` is not UTF-8. The
+/// `_bool`, `_int`, `_uint`, `_float` and `_bits` setters take typed values instead.
+/// Errors about set values have the kind `SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT`.
 ///
 /// # Safety
 /// `options` is NULL or a live pointer from `spirv_lift_options_new`; `value` is NULL or
@@ -258,7 +341,15 @@ pub unsafe extern "C" fn spirv_lift_options_set_spec_constant(
     let Ok(text) = unsafe { CStr::from_ptr(value) }.to_str() else {
         return false;
     };
-    let value = SpecValue::from(text);
+    // SAFETY: forwarded contract.
+    unsafe { set_spec(options, id, SpecValue::from(text)) }
+}
+
+/// Sets `id` to a typed value (the `spirv_lift_options_set_spec_constant_*` setters).
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+unsafe fn set_spec(options: *mut SpirvLiftOptions, id: u32, value: SpecValue) -> bool {
     // SAFETY: forwarded contract.
     unsafe {
         with_options(options, |o| {
@@ -267,8 +358,114 @@ pub unsafe extern "C" fn spirv_lift_options_set_spec_constant(
     }
 }
 
+/// Sets the specialization constant with SpecId `id` to a boolean, for
+/// `OpSpecConstantTrue` / `OpSpecConstantFalse` (a numeric constant refuses it when the
+/// module is translated). Replaces any value set before for `id`, as every
+/// `spirv_lift_options_set_spec_constant*` setter does. False when `options` is NULL.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_set_spec_constant_bool(
+    options: *mut SpirvLiftOptions,
+    id: u32,
+    value: bool,
+) -> bool {
+    // SAFETY: forwarded contract.
+    unsafe { set_spec(options, id, SpecValue::Bool(value)) }
+}
+
+/// Sets the specialization constant with SpecId `id` to a signed integer: an integer
+/// constant takes it when it is in the constant's range (signedness counts: -1 does not
+/// fit an unsigned constant), a float constant takes it converted (rounded to nearest).
+/// False when `options` is NULL.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_set_spec_constant_int(
+    options: *mut SpirvLiftOptions,
+    id: u32,
+    value: i64,
+) -> bool {
+    // SAFETY: forwarded contract.
+    unsafe { set_spec(options, id, SpecValue::from(value)) }
+}
+
+/// Sets the specialization constant with SpecId `id` to an unsigned integer, read as
+/// `spirv_lift_options_set_spec_constant_int` reads its value (for values above
+/// `INT64_MAX`). False when `options` is NULL.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_set_spec_constant_uint(
+    options: *mut SpirvLiftOptions,
+    id: u32,
+    value: u64,
+) -> bool {
+    // SAFETY: forwarded contract.
+    unsafe { set_spec(options, id, SpecValue::from(value)) }
+}
+
+/// Sets the specialization constant with SpecId `id` to a number, for float constants
+/// (rounded to nearest even; a finite value that overflows the constant's width is
+/// refused, not made infinite). An integer or boolean constant refuses it. False when
+/// `options` is NULL.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_set_spec_constant_float(
+    options: *mut SpirvLiftOptions,
+    id: u32,
+    value: f64,
+) -> bool {
+    // SAFETY: forwarded contract.
+    unsafe { set_spec(options, id, SpecValue::Float(value)) }
+}
+
+/// Sets the specialization constant with SpecId `id` to a bit pattern, as Vulkan's
+/// `VkSpecializationInfo` carries it: the low *w* bits of `bits` for a *w*-bit integer or
+/// float constant (nothing may be set above them), 0 or 1 for a boolean. A driver can
+/// pass each map entry's `size` bytes zero-extended to 64 bits. False when `options` is
+/// NULL.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_set_spec_constant_bits(
+    options: *mut SpirvLiftOptions,
+    id: u32,
+    bits: u64,
+) -> bool {
+    // SAFETY: forwarded contract.
+    unsafe { set_spec(options, id, SpecValue::Bits(bits)) }
+}
+
+/// Turns the workarounds for LLVM 22's SPIR-V backend on or off
+/// (`--spirv-backend-workarounds`; default off), for output that is compiled back to
+/// SPIR-V with `llc`: atomic loads and stores as `__spirv_Atomic*` calls, no zero struct
+/// index in kernel `getelementptr`s, uniform and storage blocks as
+/// `target("spirv.VulkanBuffer", …)` handles, and more (the Rust API's
+/// `Options::spirv_backend_workarounds` lists them). Only output for
+/// `SPIRV_LIFT_TARGET_GENERIC` changes. False when `options` is NULL.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_set_backend_workarounds(
+    options: *mut SpirvLiftOptions,
+    enabled: bool,
+) -> bool {
+    // SAFETY: forwarded contract.
+    unsafe { with_options(options, |o| o.backend_workarounds = enabled) }
+}
+
 /// Translates a SPIR-V module given as `count` host-endian 32-bit words. `options` may be
-/// NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`.
+/// NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`. NULL `words`
+/// with a non-zero `count` is an error result of kind
+/// `SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT` ("words is NULL").
 ///
 /// # Safety
 /// `words` is NULL (then `count` must be 0, or the result is an error) or points to
@@ -281,7 +478,10 @@ pub unsafe extern "C" fn spirv_lift_translate_words(
     options: *const SpirvLiftOptions,
 ) -> *mut SpirvLiftResult {
     if words.is_null() && count != 0 {
-        return SpirvLiftResult::failed(CError::plain("words is NULL"));
+        return SpirvLiftResult::failed(CError::plain(
+            SpirvLiftErrorKind::InvalidArgument,
+            "words is NULL",
+        ));
     }
     let words: &[u32] = if count == 0 {
         &[]
@@ -293,7 +493,9 @@ pub unsafe extern "C" fn spirv_lift_translate_words(
 }
 
 /// Translates a SPIR-V binary given as `len` bytes, in either byte order. `options` may be
-/// NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`.
+/// NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`. NULL `bytes`
+/// with a non-zero `len` is an error result of kind
+/// `SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT` ("bytes is NULL").
 ///
 /// # Safety
 /// `bytes` is NULL (then `len` must be 0, or the result is an error) or points to `len`
@@ -305,7 +507,10 @@ pub unsafe extern "C" fn spirv_lift_translate_bytes(
     options: *const SpirvLiftOptions,
 ) -> *mut SpirvLiftResult {
     if bytes.is_null() && len != 0 {
-        return SpirvLiftResult::failed(CError::plain("bytes is NULL"));
+        return SpirvLiftResult::failed(CError::plain(
+            SpirvLiftErrorKind::InvalidArgument,
+            "bytes is NULL",
+        ));
     }
     let bytes: &[u8] = if len == 0 {
         &[]
@@ -319,6 +524,9 @@ pub unsafe extern "C" fn spirv_lift_translate_bytes(
 /// Translates SPIR-V assembly text (the `spirv-as` format), `len` bytes of UTF-8 (no NUL
 /// needed), assembled in-process. An assembly error has no word offset; its message
 /// names the line and column. `options` may be NULL for the defaults. Never returns NULL.
+/// NULL `text` with a non-zero `len` is an error result of kind
+/// `SPIRV_LIFT_ERROR_KIND_INVALID_ARGUMENT` ("text is NULL"); text that is not UTF-8 one
+/// of kind `SPIRV_LIFT_ERROR_KIND_MALFORMED`.
 ///
 /// # Safety
 /// `text` is NULL (then `len` must be 0, or the result is an error) or points to `len`
@@ -330,7 +538,10 @@ pub unsafe extern "C" fn spirv_lift_translate_text(
     options: *const SpirvLiftOptions,
 ) -> *mut SpirvLiftResult {
     if text.is_null() && len != 0 {
-        return SpirvLiftResult::failed(CError::plain("text is NULL"));
+        return SpirvLiftResult::failed(CError::plain(
+            SpirvLiftErrorKind::InvalidArgument,
+            "text is NULL",
+        ));
     }
     let bytes: &[u8] = if len == 0 {
         &[]
@@ -339,7 +550,10 @@ pub unsafe extern "C" fn spirv_lift_translate_text(
         unsafe { std::slice::from_raw_parts(text.cast::<u8>(), len) }
     };
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return SpirvLiftResult::failed(CError::plain("text is not UTF-8"));
+        return SpirvLiftResult::failed(CError::plain(
+            SpirvLiftErrorKind::Malformed,
+            "text is not UTF-8",
+        ));
     };
     SpirvLiftResult::run(|o| crate::translate_text(text, o), options)
 }
@@ -442,6 +656,19 @@ pub unsafe extern "C" fn spirv_lift_result_warning(
     unsafe { c_str_out(result_ref(result).and_then(|r| r.warnings.get(index)), len) }
 }
 
+/// What kind of error the result holds (see `SpirvLiftErrorKind` for how errors map):
+/// `SPIRV_LIFT_ERROR_KIND_NONE` when the translation succeeded or `result` is NULL.
+///
+/// # Safety
+/// `result` is NULL or a live result pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_result_error_kind(
+    result: *const SpirvLiftResult,
+) -> SpirvLiftErrorKind {
+    // SAFETY: forwarded contract.
+    unsafe { error_ref(result) }.map_or(SpirvLiftErrorKind::None, |e| e.kind)
+}
+
 /// What went wrong, without the location (`merge block %40 is not a block of this
 /// function`); NUL-terminated, length to `*len` when `len` is not NULL. NULL when the
 /// translation succeeded or `result` is NULL.
@@ -542,6 +769,10 @@ mod tests {
             assert!(!spirv_lift_result_ok(r));
             let msg = CStr::from_ptr(spirv_lift_result_error_message(r, std::ptr::null_mut()));
             assert_eq!(msg.to_str().unwrap(), "words is NULL");
+            assert_eq!(
+                spirv_lift_result_error_kind(r),
+                SpirvLiftErrorKind::InvalidArgument
+            );
             assert_eq!(spirv_lift_result_error_word(r), -1);
             assert!(spirv_lift_result_error_opcode_name(r).is_null());
             assert_eq!(spirv_lift_result_error_opcode(r), -1);
@@ -551,7 +782,20 @@ mod tests {
             let mut len = 7usize;
             assert!(spirv_lift_result_text(std::ptr::null(), &mut len).is_null());
             assert_eq!(len, 0);
+            assert_eq!(
+                spirv_lift_result_error_kind(std::ptr::null()),
+                SpirvLiftErrorKind::None
+            );
             assert!(!spirv_lift_options_set_mmra(std::ptr::null_mut(), false));
+            assert!(!spirv_lift_options_set_backend_workarounds(
+                std::ptr::null_mut(),
+                true
+            ));
+            assert!(!spirv_lift_options_set_spec_constant_bits(
+                std::ptr::null_mut(),
+                1,
+                1
+            ));
             spirv_lift_options_free(std::ptr::null_mut());
             spirv_lift_result_free(std::ptr::null_mut());
         }
@@ -577,6 +821,10 @@ mod tests {
         unsafe {
             let msg = CStr::from_ptr(spirv_lift_result_error_message(r, std::ptr::null_mut()));
             assert_eq!(msg.to_str().unwrap(), "internal error: boom");
+            assert_eq!(
+                spirv_lift_result_error_kind(r),
+                SpirvLiftErrorKind::Internal
+            );
             spirv_lift_result_free(r);
         }
     }
@@ -605,6 +853,72 @@ mod tests {
             let set: Vec<_> = (*o).options.spec_constants.iter().collect();
             assert_eq!(set, [(&3, &SpecValue::Text("64".into()))]);
             spirv_lift_options_free(o);
+        }
+    }
+
+    #[test]
+    fn typed_spec_constants_and_workarounds_are_set() {
+        unsafe {
+            let o = spirv_lift_options_new();
+            assert!(!(*o).options.backend_workarounds);
+            assert!(spirv_lift_options_set_backend_workarounds(o, true));
+            assert!((*o).options.backend_workarounds);
+            assert!(spirv_lift_options_set_spec_constant_bool(o, 1, true));
+            assert!(spirv_lift_options_set_spec_constant_int(o, 2, -3));
+            assert!(spirv_lift_options_set_spec_constant_uint(o, 3, u64::MAX));
+            assert!(spirv_lift_options_set_spec_constant_float(o, 4, 0.25));
+            assert!(spirv_lift_options_set_spec_constant_bits(o, 5, 0x3e80_0000));
+            let set: Vec<_> = (*o).options.spec_constants.clone().into_iter().collect();
+            assert_eq!(
+                set,
+                [
+                    (1, SpecValue::Bool(true)),
+                    (2, SpecValue::Int(-3)),
+                    (3, SpecValue::Int(i128::from(u64::MAX))),
+                    (4, SpecValue::Float(0.25)),
+                    (5, SpecValue::Bits(0x3e80_0000)),
+                ]
+            );
+            spirv_lift_options_free(o);
+        }
+    }
+
+    #[test]
+    fn error_kinds_of_library_errors() {
+        let kind = |bytes: &[u8]| unsafe {
+            let r = spirv_lift_translate_bytes(bytes.as_ptr(), bytes.len(), std::ptr::null());
+            let k = spirv_lift_result_error_kind(r);
+            spirv_lift_result_free(r);
+            k
+        };
+        assert_eq!(kind(&[1, 2, 3]), SpirvLiftErrorKind::Malformed);
+        // A SPIR-V 2.0 header.
+        let v2: Vec<u8> = [0x0723_0203u32, 0x0002_0000, 0, 10, 0]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        assert_eq!(kind(&v2), SpirvLiftErrorKind::Unsupported);
+        assert_eq!(
+            SpirvLiftErrorKind::of(&ErrorKind::LimitExceeded(String::new())),
+            SpirvLiftErrorKind::Limit
+        );
+        assert_eq!(
+            SpirvLiftErrorKind::of(&ErrorKind::SpecConstant {
+                id: 1,
+                reason: String::new()
+            }),
+            SpirvLiftErrorKind::InvalidArgument
+        );
+        let text = c"OpCapability Shader\xff";
+        let r = unsafe {
+            spirv_lift_translate_text(text.as_ptr(), text.count_bytes(), std::ptr::null())
+        };
+        unsafe {
+            assert_eq!(
+                spirv_lift_result_error_kind(r),
+                SpirvLiftErrorKind::Malformed
+            );
+            spirv_lift_result_free(r);
         }
     }
 
