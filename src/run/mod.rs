@@ -2,6 +2,7 @@
 //! object with the system C compiler, load it and dispatch (README "Running translated
 //! code").
 
+pub mod amber;
 pub mod runtime;
 
 /// The builtins written in LLVM IR (vector ones whose C ABI Rust cannot match).
@@ -95,26 +96,31 @@ enum Arg {
 }
 
 /// A zeroed, 64-byte-aligned allocation.
-struct AlignedBuf {
+pub struct AlignedBuf {
     words: Vec<[u64; 8]>,
-    len: usize,
+    /// Size in bytes.
+    pub len: usize,
 }
 
 impl AlignedBuf {
-    fn zeroed(len: usize) -> AlignedBuf {
+    /// `len` zero bytes.
+    pub fn zeroed(len: usize) -> AlignedBuf {
         AlignedBuf {
             words: vec![[0u64; 8]; len.div_ceil(64).max(1)],
             len,
         }
     }
-    fn ptr(&mut self) -> *mut c_void {
+    /// The start of the bytes.
+    pub fn ptr(&mut self) -> *mut c_void {
         self.words.as_mut_ptr().cast()
     }
-    fn bytes(&self) -> &[u8] {
+    /// The bytes.
+    pub fn bytes(&self) -> &[u8] {
         // SAFETY: `words` holds at least `len` initialized bytes.
         unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<u8>(), self.len) }
     }
-    fn bytes_mut(&mut self) -> &mut [u8] {
+    /// The bytes, to write.
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
         // SAFETY: as `bytes`.
         unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr().cast::<u8>(), self.len) }
     }
@@ -280,9 +286,137 @@ fn entry_names(words: &[u32]) -> Vec<String> {
     names
 }
 
+/// The external tools a run compiles with.
+pub struct Tools<'a> {
+    /// `llc` (default `llc-22`).
+    pub llc: &'a str,
+    /// The C compiler that links the shared object (default `cc`).
+    pub cc: &'a str,
+}
+
+/// A compiled and loaded entry point.
+pub struct Loaded {
+    /// Its runtime interface.
+    pub entry: Entry,
+    /// The work-group size the module fixes, if it does.
+    pub local_size: Option<[u64; 3]>,
+    /// Whether the module has work-group barriers (its invocations must run at once).
+    pub concurrent: bool,
+}
+
+/// Translates `words` for the host, compiles and links them in `dir`, loads the shared
+/// object and finds entry point `name`.
+pub fn load(
+    words: &[u32],
+    options: &spirv_lift::Options,
+    name: &str,
+    tools: &Tools,
+    dir: &Path,
+) -> Result<Loaded> {
+    let module = spirv_lift::translate(words, options).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let text = module.to_string();
+    let concurrent = text.contains("__spirv_ControlBarrier");
+    let stem = sanitize(name);
+    let ll = dir.join(format!("{stem}.ll"));
+    let obj = dir.join(format!("{stem}.o"));
+    let so = dir.join(format!("{stem}.so"));
+    std::fs::write(&ll, text).context("cannot write the translated module")?;
+    tool(
+        Command::new(tools.llc)
+            .args(["-O2", "-relocation-model=pic", "-filetype=obj", "-o"])
+            .arg(&obj)
+            .arg(&ll),
+        "llc",
+    )?;
+    let lib_ll = dir.join("builtins.ll");
+    let lib_obj = dir.join("builtins.o");
+    if !lib_obj.exists() {
+        std::fs::write(&lib_ll, BUILTINS_LL).context("cannot write the builtins library")?;
+        tool(
+            Command::new(tools.llc)
+                .args(["-O2", "-relocation-model=pic", "-filetype=obj", "-o"])
+                .arg(&lib_obj)
+                .arg(&lib_ll),
+            "llc (builtins library)",
+        )?;
+    }
+    tool(
+        // -Bsymbolic: the module's calls to its own functions bind inside it, never to a
+        // same-named symbol of this executable (a shader's entry point is `main`).
+        Command::new(tools.cc)
+            .args(["-shared", "-Wl,-Bsymbolic", "-o"])
+            .arg(&so)
+            .arg(&obj)
+            .arg(&lib_obj)
+            .arg("-lm"),
+        "the C compiler",
+    )?;
+    let so_c = CString::new(so.as_os_str().as_encoded_bytes()).context("temporary path")?;
+    // SAFETY: loading the object we just linked; its undefined symbols resolve against
+    // this executable's runtime functions (exported with -rdynamic, build.rs).
+    let handle = unsafe { libc::dlopen(so_c.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+    if handle.is_null() {
+        // SAFETY: dlerror returns a valid C string after a failed dlopen.
+        let msg = unsafe { std::ffi::CStr::from_ptr(libc::dlerror()) }.to_string_lossy();
+        if let Some(sym) = msg.split("undefined symbol: ").nth(1) {
+            bail!(
+                "unsupported: the runtime does not provide `{sym}` (a builtin the translation calls)"
+            );
+        }
+        bail!("cannot load the compiled module: {msg}");
+    }
+    // The handle stays open for the life of the process: threads of a failed dispatch
+    // may still be inside the code.
+    let setter = symbol(handle, "spirv_lift.set_invocation")
+        .context("the compiled module has no spirv_lift.set_invocation")?;
+    let entry_fn = symbol(handle, &format!("{name}.spirv_lift_entry"))
+        .with_context(|| format!("the compiled module has no entry for `{name}`"))?;
+    // SAFETY: the translator defines both with these signatures (lower/host.rs).
+    let entry = unsafe {
+        Entry {
+            set_invocation: std::mem::transmute::<
+                *mut c_void,
+                unsafe extern "C" fn(*const runtime::Invocation),
+            >(setter),
+            entry: std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const *mut c_void)>(
+                entry_fn,
+            ),
+        }
+    };
+    let local_size = symbol(handle, &format!("{name}.spirv_lift_local_size")).map(|p| {
+        // SAFETY: a `[3 x i32]` constant (lower/host.rs).
+        let a = unsafe { *(p as *const [u32; 3]) };
+        a.map(u64::from)
+    });
+    Ok(Loaded {
+        entry,
+        local_size,
+        concurrent,
+    })
+}
+
+/// A file-name-safe form of an entry-point name.
+fn sanitize(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .take(64)
+        .collect();
+    if s.is_empty() { "entry".into() } else { s }
+}
+
 /// `spirv-lift run …`: exit 0 when the dispatch completed and the outputs were written.
 pub fn main(args: impl Iterator<Item = std::ffi::OsString>) -> ExitCode {
     let cli = RunCli::parse_from(args);
+    if cli.input.extension().is_some_and(|e| e == "amber") {
+        return match run_amber(&cli) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("error: {}: {e:#}", cli.input.display());
+                ExitCode::from(1)
+            }
+        };
+    }
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -290,6 +424,41 @@ pub fn main(args: impl Iterator<Item = std::ffi::OsString>) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `spirv-lift run script.amber`: exit 0 when every EXPECT passes, 1 when one fails (or
+/// the script is wrong), 3 when the script uses a command outside the supported subset.
+fn run_amber(cli: &RunCli) -> Result<ExitCode> {
+    let temp = tempfile::Builder::new()
+        .prefix("spirv-lift-amber-")
+        .tempdir()
+        .context("cannot create a temporary directory")?;
+    let dir = match &cli.keep_temps {
+        Some(d) => {
+            std::fs::create_dir_all(d).with_context(|| format!("--keep-temps {}", d.display()))?;
+            d.as_path()
+        }
+        None => temp.path(),
+    };
+    let tools = Tools {
+        llc: &cli.llc,
+        cc: &cli.cc,
+    };
+    let timeout = Duration::from_secs_f64(cli.timeout.max(0.001));
+    Ok(match amber::run_script(&cli.input, &tools, timeout, dir)? {
+        amber::Outcome::Pass(n) => {
+            println!("{}: pass ({n} EXPECT)", cli.input.display());
+            ExitCode::SUCCESS
+        }
+        amber::Outcome::Fail(f, n) => {
+            println!("{}: FAIL ({f} of {n} EXPECT failed)", cli.input.display());
+            ExitCode::from(1)
+        }
+        amber::Outcome::Unsupported(what) => {
+            println!("{}: unsupported: {what}", cli.input.display());
+            ExitCode::from(3)
+        }
+    })
 }
 
 fn run(cli: &RunCli) -> Result<()> {
@@ -313,8 +482,6 @@ fn run(cli: &RunCli) -> Result<()> {
         let (id, value) = crate::parse_spec_const(s).map_err(anyhow::Error::msg)?;
         options = options.spec_constant(id, value.as_str());
     }
-    let module = spirv_lift::translate(&words, &options).map_err(|e| anyhow::anyhow!("{e}"))?;
-
     let temp;
     let dir: &Path = match &cli.keep_temps {
         Some(d) => {
@@ -329,73 +496,18 @@ fn run(cli: &RunCli) -> Result<()> {
             temp.path()
         }
     };
-    let ll = dir.join("module.ll");
-    let obj = dir.join("module.o");
-    let so = dir.join("module.so");
-    std::fs::write(&ll, module.to_string()).context("cannot write the translated module")?;
-    tool(
-        Command::new(&cli.llc)
-            .args(["-O2", "-relocation-model=pic", "-filetype=obj", "-o"])
-            .arg(&obj)
-            .arg(&ll),
-        "llc",
+    let loaded = load(
+        &words,
+        &options,
+        &name,
+        &Tools {
+            llc: &cli.llc,
+            cc: &cli.cc,
+        },
+        dir,
     )?;
-    let lib_ll = dir.join("builtins.ll");
-    let lib_obj = dir.join("builtins.o");
-    std::fs::write(&lib_ll, BUILTINS_LL).context("cannot write the builtins library")?;
-    tool(
-        Command::new(&cli.llc)
-            .args(["-O2", "-relocation-model=pic", "-filetype=obj", "-o"])
-            .arg(&lib_obj)
-            .arg(&lib_ll),
-        "llc (builtins library)",
-    )?;
-    tool(
-        // -Bsymbolic: the module's calls to its own functions bind inside it, never to a
-        // same-named symbol of this executable (a shader's entry point is `main`).
-        Command::new(&cli.cc)
-            .args(["-shared", "-Wl,-Bsymbolic", "-o"])
-            .arg(&so)
-            .arg(&obj)
-            .arg(&lib_obj)
-            .arg("-lm"),
-        "the C compiler",
-    )?;
-    let so_c = CString::new(so.as_os_str().as_encoded_bytes()).context("temporary path")?;
-    // SAFETY: loading the object we just linked; its undefined symbols resolve against
-    // this executable's runtime functions (exported with -rdynamic, build.rs).
-    let handle = unsafe { libc::dlopen(so_c.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
-    if handle.is_null() {
-        // SAFETY: dlerror returns a valid C string after a failed dlopen.
-        let msg = unsafe { std::ffi::CStr::from_ptr(libc::dlerror()) }.to_string_lossy();
-        if let Some(sym) = msg.split("undefined symbol: ").nth(1) {
-            bail!(
-                "unsupported: the runtime does not provide `{sym}` (a builtin the translation calls)"
-            );
-        }
-        bail!("cannot load the compiled module: {msg}");
-    }
-    let setter = symbol(handle, "spirv_lift.set_invocation")
-        .context("the compiled module has no spirv_lift.set_invocation")?;
-    let entry_fn = symbol(handle, &format!("{name}.spirv_lift_entry"))
-        .with_context(|| format!("the compiled module has no entry for `{name}`"))?;
-    // SAFETY: the translator defines both with these signatures (lower/host.rs).
-    let entry = unsafe {
-        Entry {
-            set_invocation: std::mem::transmute::<
-                *mut c_void,
-                unsafe extern "C" fn(*const runtime::Invocation),
-            >(setter),
-            entry: std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const *mut c_void)>(
-                entry_fn,
-            ),
-        }
-    };
-    let fixed = symbol(handle, &format!("{name}.spirv_lift_local_size")).map(|p| {
-        // SAFETY: a `[3 x i32]` constant (lower/host.rs).
-        let a = unsafe { *(p as *const [u32; 3]) };
-        a.map(u64::from)
-    });
+    let entry = &loaded.entry;
+    let fixed = loaded.local_size;
 
     let local = match (&cli.local, fixed) {
         (Some(l), Some(f)) => {
@@ -472,12 +584,13 @@ fn run(cli: &RunCli) -> Result<()> {
         .collect();
     runtime::install_trap_handlers();
     let result = runtime::dispatch(
-        &entry,
+        entry,
         &Args { slots },
         Grid {
             groups,
             local,
             work_dim,
+            concurrent: loaded.concurrent,
         },
         Duration::from_secs_f64(cli.timeout.max(0.001)),
         || {

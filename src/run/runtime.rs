@@ -321,6 +321,10 @@ pub struct Grid {
     pub local: [u64; 3],
     /// 1, 2 or 3.
     pub work_dim: u32,
+    /// Whether the invocations of a group must run at once (the module has work-group
+    /// barriers); otherwise they run one after another on one thread, which costs no
+    /// thread start per invocation.
+    pub concurrent: bool,
 }
 
 /// One argument slot: a pointer to the parameter's value (see lower/host.rs).
@@ -348,11 +352,9 @@ pub fn dispatch(
 ) -> Result<(), Failure> {
     let n_local = (grid.local[0] * grid.local[1] * grid.local[2]) as usize;
     let deadline = Instant::now() + timeout;
-    let global_size = [
-        grid.groups[0] * grid.local[0],
-        grid.groups[1] * grid.local[1],
-        grid.groups[2] * grid.local[2],
-    ];
+    if !grid.concurrent {
+        return dispatch_sequential(entry, args, grid, timeout, before_group);
+    }
     for gz in 0..grid.groups[2] {
         for gy in 0..grid.groups[1] {
             for gx in 0..grid.groups[0] {
@@ -360,34 +362,7 @@ pub fn dispatch(
                 let group = Arc::new(Group::new(n_local));
                 let mut handles = Vec::with_capacity(n_local);
                 for index in 0..n_local as u64 {
-                    let lx = index % grid.local[0];
-                    let ly = (index / grid.local[0]) % grid.local[1];
-                    let lz = index / (grid.local[0] * grid.local[1]);
-                    let gid = [
-                        gx * grid.local[0] + lx,
-                        gy * grid.local[1] + ly,
-                        gz * grid.local[2] + lz,
-                    ];
-                    let record = Invocation {
-                        global_id: gid,
-                        local_id: [lx, ly, lz],
-                        group_id: [gx, gy, gz],
-                        global_size,
-                        local_size: grid.local,
-                        num_groups: grid.groups,
-                        global_offset: [0; 3],
-                        local_index: index,
-                        global_linear_id: (gid[2] * global_size[1] + gid[1]) * global_size[0]
-                            + gid[0],
-                        work_dim: grid.work_dim,
-                        subgroup_size: 1,
-                        subgroup_max_size: 1,
-                        num_subgroups: n_local as u32,
-                        num_enqueued_subgroups: n_local as u32,
-                        subgroup_id: index as u32,
-                        subgroup_local_id: 0,
-                        _pad: 0,
-                    };
+                    let record = record(&grid, [gx, gy, gz], index);
                     let set = entry.set_invocation;
                     let run = entry.entry;
                     let slots = SendSlots(args.slots.as_ptr());
@@ -438,6 +413,86 @@ pub fn dispatch(
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// The record of invocation `index` of group `g`.
+fn record(grid: &Grid, g: [u64; 3], index: u64) -> Invocation {
+    let n_local = grid.local[0] * grid.local[1] * grid.local[2];
+    let global_size = [0, 1, 2].map(|d| grid.groups[d] * grid.local[d]);
+    let lx = index % grid.local[0];
+    let ly = (index / grid.local[0]) % grid.local[1];
+    let lz = index / (grid.local[0] * grid.local[1]);
+    let gid = [
+        g[0] * grid.local[0] + lx,
+        g[1] * grid.local[1] + ly,
+        g[2] * grid.local[2] + lz,
+    ];
+    Invocation {
+        global_id: gid,
+        local_id: [lx, ly, lz],
+        group_id: g,
+        global_size,
+        local_size: grid.local,
+        num_groups: grid.groups,
+        global_offset: [0; 3],
+        local_index: index,
+        global_linear_id: (gid[2] * global_size[1] + gid[1]) * global_size[0] + gid[0],
+        work_dim: grid.work_dim,
+        subgroup_size: 1,
+        subgroup_max_size: 1,
+        num_subgroups: n_local as u32,
+        num_enqueued_subgroups: n_local as u32,
+        subgroup_id: index as u32,
+        subgroup_local_id: 0,
+        _pad: 0,
+    }
+}
+
+/// Every invocation one after another on this thread; a watchdog thread ends the
+/// process when the time limit passes.
+fn dispatch_sequential(
+    entry: &Entry,
+    args: &Args,
+    grid: Grid,
+    timeout: Duration,
+    mut before_group: impl FnMut(),
+) -> Result<(), Failure> {
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watch = Arc::clone(&done);
+    let deadline = Instant::now() + timeout;
+    std::thread::spawn(move || {
+        while !watch.load(std::sync::atomic::Ordering::Relaxed) {
+            if Instant::now() > deadline {
+                eprintln!("error: {}", Failure::Timeout(timeout));
+                std::process::exit(1);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    });
+    let n_local = grid.local[0] * grid.local[1] * grid.local[2];
+    let solo = Group::new(1);
+    GROUP.with(|c| c.set(&solo));
+    for gz in 0..grid.groups[2] {
+        for gy in 0..grid.groups[1] {
+            for gx in 0..grid.groups[0] {
+                before_group();
+                for index in 0..n_local {
+                    let r = record(&grid, [gx, gy, gz], index);
+                    // SAFETY: as in `dispatch`.
+                    unsafe {
+                        (entry.set_invocation)(&r);
+                        (entry.entry)(args.slots.as_ptr());
+                    }
+                }
+            }
+        }
+    }
+    GROUP.with(|c| c.set(std::ptr::null()));
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    if let Some(f) = FAILURE.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(Failure::Unsupported(f));
     }
     Ok(())
 }

@@ -122,6 +122,13 @@ impl Ctx<'_> {
         if let (true, Some(b)) = (host_builtin, builtin) {
             self.host_builtins.push((gid, b, ty));
         }
+        // A Private variable with an initializer starts each invocation with it, also
+        // when the runtime runs several invocations on one thread.
+        if let (true, StorageClass::Private, Some(c)) = (host, sc, init)
+            && !matches!(self.m.const_of_id(c), crate::llvm::Const::Poison(_))
+        {
+            self.host_privates.push((gid, c));
+        }
         self.m.ty(Type::Ptr(a));
         self.set_global_value(id, Value::Global(gid), ptr_ty)
     }

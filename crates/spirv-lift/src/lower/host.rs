@@ -3,7 +3,8 @@
 //! - **Built-in variables** are `thread_local` globals (lower/globals.rs). The module
 //!   defines `void spirv_lift.set_invocation(const struct spirv_lift_invocation *)`,
 //!   which copies the fields it needs from the runtime's per-invocation record
-//!   ([`INVOCATION_FIELDS`]) into them; the runtime calls it on the invocation's thread
+//!   ([`INVOCATION_FIELDS`]) into them, and stores their initializers into the
+//!   (`thread_local`) Private variables; the runtime calls it on the invocation's thread
 //!   before the entry point.
 //! - **Entry points** keep the C calling convention and their parameters (an OpenCL
 //!   kernel's own parameters; a compute shader's resources in (set, binding) order, then
@@ -230,10 +231,25 @@ impl Ctx<'_> {
                 },
             ));
         }
+        for (gid, init) in self.host_privates.clone() {
+            insts.push(Inst::new(
+                None,
+                InstKind::Store {
+                    val: Value::Const(init),
+                    ptr: Value::Global(gid),
+                    align: None,
+                    volatile: false,
+                    atomic: None,
+                },
+            ));
+        }
         insts.push(Inst::new(None, InstKind::Ret { val: None }));
         f.blocks[entry.index()].insts = insts;
-        f.comments
-            .push("the runtime's per-invocation record → this thread's built-in variables".into());
+        f.comments.push(
+            "the runtime's per-invocation record → this thread's built-in variables; \
+             Private variables back to their initializers"
+                .into(),
+        );
         self.m.put_function(w, f);
         Ok(())
     }

@@ -92,6 +92,9 @@ pub(crate) struct Ctx<'a> {
     /// Built-in variables on the host: (global, built-in, value type), filled by
     /// `spirv_lift.set_invocation` (lower/host.rs).
     pub host_builtins: Vec<(crate::llvm::GlobalId, spirv_headers::BuiltIn, TypeId)>,
+    /// Private variables with initializers on the host: (global, initializer), stored
+    /// again by `spirv_lift.set_invocation` (lower/host.rs).
+    pub host_privates: Vec<(crate::llvm::GlobalId, ConstId)>,
     /// Entry points on the host: (name, entry function, fixed local size), for the
     /// trampolines and local-size constants (lower/host.rs).
     pub host_entries: Vec<(String, crate::llvm::FuncId, Option<[u32; 3]>)>,
@@ -289,6 +292,7 @@ impl<'a> Ctx<'a> {
             reserved: Default::default(),
             amd_builtins: Default::default(),
             host_builtins: Vec::new(),
+            host_privates: Vec::new(),
             host_entries: Vec::new(),
             buffer_handles: Default::default(),
             convergent_fns: convergent_functions(functions, facts, bound),
