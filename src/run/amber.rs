@@ -135,11 +135,16 @@ fn encode(s: Scalar, text: &str, out: &mut [u8]) -> Result<()> {
         (_, Some(h)) => h.with_context(|| format!("`{text}` is not a number"))?,
         (Scalar::Int(_, true), None) => {
             text.parse::<i64>()
+                .ok()
+                .or_else(|| text.parse::<u64>().ok().map(|v| v as i64))
+                .or_else(|| integral(text))
                 .with_context(|| format!("`{text}` is not an integer"))? as u64
         }
         (Scalar::Int(_, false), None) => text
             .parse::<u64>()
-            .or_else(|_| text.parse::<i64>().map(|v| v as u64))
+            .ok()
+            .or_else(|| text.parse::<i64>().ok().map(|v| v as u64))
+            .or_else(|| integral(text).map(|v| v as u64))
             .with_context(|| format!("`{text}` is not an integer"))?,
         (Scalar::Float(16), None) => u64::from(f32_to_half(
             text.parse::<f32>().with_context(|| format!("`{text}`"))?,
@@ -157,6 +162,13 @@ fn encode(s: Scalar, text: &str, out: &mut [u8]) -> Result<()> {
     let n = s.bytes();
     out[..n].copy_from_slice(&bits.to_le_bytes()[..n]);
     Ok(())
+}
+
+/// A number written as a float with an integral value (`FILL 0.0` in an integer
+/// buffer, as Amber accepts).
+fn integral(text: &str) -> Option<i64> {
+    let v: f64 = text.parse().ok()?;
+    (v.fract() == 0.0 && v.abs() < 9.0e15).then_some(v as i64)
 }
 
 fn f32_to_half(f: f32) -> u16 {
@@ -259,7 +271,8 @@ impl Buffer {
 }
 
 enum ShaderSource {
-    Glsl(String),
+    /// GLSL and the `--target-env` to compile it for.
+    Glsl(String, String),
     Asm(String),
     Hex(String),
 }
@@ -325,7 +338,7 @@ fn resources(words: &[u32]) -> Vec<Resource> {
 /// The words of a shader, compiled or assembled.
 fn shader_words(src: &ShaderSource, dir: &Path, name: &str) -> Result<Vec<u32>> {
     match src {
-        ShaderSource::Glsl(text) => {
+        ShaderSource::Glsl(text, env) => {
             let path = dir.join(format!("{name}.comp"));
             let text = if text.trim_start().starts_with("#version") {
                 text.clone()
@@ -336,7 +349,7 @@ fn shader_words(src: &ShaderSource, dir: &Path, name: &str) -> Result<Vec<u32>> 
             std::fs::write(&path, text)?;
             let out = dir.join(format!("{name}.spv"));
             let r = Command::new("glslangValidator")
-                .args(["-V", "--target-env", "vulkan1.1", "-S", "comp", "-o"])
+                .args(["-V", "--target-env", env, "-S", "comp", "-o"])
                 .arg(&out)
                 .arg(&path)
                 .output()
@@ -461,9 +474,16 @@ fn run_lines(path: &Path, tools: &Tools, timeout: Duration, dir: &Path) -> Resul
                 if t[1] != "compute" {
                     return unsupported(&format!("SHADER {}", t[1]));
                 }
-                if t.len() > 4 {
-                    return unsupported(&format!("SHADER … {}", t[4..].join(" ")));
-                }
+                // `TARGET_ENV spv1.3` / `vulkan1.1`: the SPIR-V version to compile GLSL for
+                // (assembly keeps its own).
+                let env = match &t[4..] {
+                    [] => "vulkan1.1".to_string(),
+                    ["TARGET_ENV", e] => match e.strip_prefix("spv") {
+                        Some(v) => format!("spirv{v}"),
+                        None => e.to_string(),
+                    },
+                    other => return unsupported(&format!("SHADER … {}", other.join(" "))),
+                };
                 let mut body = String::new();
                 while i < lines.len() && lines[i].trim() != "END" {
                     body.push_str(lines[i]);
@@ -472,7 +492,7 @@ fn run_lines(path: &Path, tools: &Tools, timeout: Duration, dir: &Path) -> Resul
                 }
                 i += 1;
                 let src = match t[3] {
-                    "GLSL" => ShaderSource::Glsl(body),
+                    "GLSL" => ShaderSource::Glsl(body, env),
                     "SPIRV-ASM" => ShaderSource::Asm(body),
                     "SPIRV-HEX" => ShaderSource::Hex(body),
                     other => return unsupported(&format!("SHADER format {other}")),
@@ -651,7 +671,8 @@ fn run_lines(path: &Path, tools: &Tools, timeout: Duration, dir: &Path) -> Resul
                         options = options.spec_constant(*id, v.as_str());
                     }
                     let entry = p.entry.clone().unwrap_or_else(|| "main".into());
-                    let loaded = match super::load(&words, &options, &entry, tools, dir) {
+                    let stem = format!("pipeline{}_{name}", compiled.len());
+                    let loaded = match super::load(&words, &options, &entry, &stem, tools, dir) {
                         Ok(l) => l,
                         Err(e) if format!("{e:#}").contains("unsupported") => {
                             return Ok(Outcome::Unsupported(format!("{e:#}")));

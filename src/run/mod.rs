@@ -3,6 +3,7 @@
 //! code").
 
 pub mod amber;
+mod glsl_ll;
 pub mod runtime;
 
 /// The builtins written in LLVM IR (vector ones whose C ABI Rust cannot match).
@@ -304,19 +305,21 @@ pub struct Loaded {
     pub concurrent: bool,
 }
 
-/// Translates `words` for the host, compiles and links them in `dir`, loads the shared
-/// object and finds entry point `name`.
+/// Translates `words` for the host, compiles and links them in `dir` as `<stem>.*` (a
+/// stem unique per module: the loader returns the already loaded object for a path it
+/// has seen), loads the shared object and finds entry point `name`.
 pub fn load(
     words: &[u32],
     options: &spirv_lift::Options,
     name: &str,
+    stem: &str,
     tools: &Tools,
     dir: &Path,
 ) -> Result<Loaded> {
     let module = spirv_lift::translate(words, options).map_err(|e| anyhow::anyhow!("{e}"))?;
     let text = module.to_string();
     let concurrent = text.contains("__spirv_ControlBarrier");
-    let stem = sanitize(name);
+    let stem = sanitize(stem);
     let ll = dir.join(format!("{stem}.ll"));
     let obj = dir.join(format!("{stem}.o"));
     let so = dir.join(format!("{stem}.so"));
@@ -331,7 +334,8 @@ pub fn load(
     let lib_ll = dir.join("builtins.ll");
     let lib_obj = dir.join("builtins.o");
     if !lib_obj.exists() {
-        std::fs::write(&lib_ll, BUILTINS_LL).context("cannot write the builtins library")?;
+        let text = format!("{BUILTINS_LL}\n{}", glsl_ll::module());
+        std::fs::write(&lib_ll, text).context("cannot write the builtins library")?;
         tool(
             Command::new(tools.llc)
                 .args(["-O2", "-relocation-model=pic", "-filetype=obj", "-o"])
@@ -499,6 +503,7 @@ fn run(cli: &RunCli) -> Result<()> {
     let loaded = load(
         &words,
         &options,
+        &name,
         &name,
         &Tools {
             llc: &cli.llc,

@@ -330,6 +330,31 @@ impl FnCtx<'_, '_, '_> {
             Expansion::Ldexp => {
                 let ex = arg(1)?;
                 let et = self.ll_type_of(ex);
+                let wide = self
+                    .cx
+                    .m
+                    .type_of_id(self.elem_of(et))
+                    .scalar_bits()
+                    .is_some_and(|b| b > 32);
+                // A 64-bit exponent is clamped to 32 bits first: every exponent beyond that
+                // range already gives 0 or infinity (or x itself when x is 0, inf or NaN),
+                // and backends expand `llvm.ldexp.*.i64` through `ldexp(double, int)`,
+                // truncating the exponent (-2^63 + 5 became 5: the Vulkan CTS's
+                // ldexp_*_int64 scripts).
+                let (ex, et) = if wide {
+                    let lo = self.iconst(et, i64::from(i32::MIN));
+                    let hi = self.iconst(et, i64::from(i32::MAX));
+                    let c = self.intrinsic("smax", &[et], et, vec![ex, lo])?;
+                    let c = self.intrinsic("smin", &[et], et, vec![c, hi])?;
+                    let i32t = self.cx.m.ty(crate::llvm::Type::Int(32));
+                    let to = match self.lanes(et) {
+                        Some(n) => self.cx.m.ty(crate::llvm::Type::Vector(n, i32t)),
+                        None => i32t,
+                    };
+                    (self.resize_int(c, to, true), to)
+                } else {
+                    (ex, et)
+                };
                 self.intrinsic("ldexp", &[t, et], t, vec![x, ex])?
             }
             Expansion::Length => self.length(x)?,

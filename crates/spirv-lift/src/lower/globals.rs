@@ -26,6 +26,9 @@ impl Ctx<'_> {
             return Err(inst.err("OpVariable's type is not a pointer"));
         };
         let sc = inst.storage_class(0)?;
+        if self.workgroup_block(inst, id, ptr_ty, pointee, sc)? {
+            return Ok(());
+        }
         // Memory is in the explicit layout where the type has one (layout.rs).
         let shape = self.shape(pointee)?;
         let ty = self.layouts.get(shape).mem;
@@ -578,5 +581,77 @@ impl Ctx<'_> {
             }
         }
         None
+    }
+}
+
+impl Ctx<'_> {
+    /// A Block-decorated Workgroup variable of a module with
+    /// `WorkgroupMemoryExplicitLayoutKHR`: every such variable is the start of the same
+    /// allocation (the extension makes them alias), so they share one global, sized by
+    /// [`Ctx::finish_workgroup_blocks`] to the largest block. `false` when `id` is not one.
+    pub(crate) fn workgroup_block(
+        &mut self,
+        inst: &Inst,
+        id: u32,
+        ptr_ty: u32,
+        pointee: u32,
+        sc: StorageClass,
+    ) -> Result<bool, Error> {
+        let Some(shared) = self.workgroup_blocks else {
+            return Ok(false);
+        };
+        if sc != StorageClass::Workgroup || !self.has_deco(pointee, Decoration::Block) {
+            return Ok(false);
+        }
+        let shape = self.shape(pointee)?;
+        let size = self.layouts.get(shape).size.ok_or_else(|| {
+            inst.unsupported_form(
+                "a Workgroup block whose size depends on the data layout (aliased blocks \
+                 of SPV_KHR_workgroup_memory_explicit_layout need explicit offsets)",
+            )
+        })?;
+        let gid = match shared {
+            Some((gid, max)) => {
+                self.workgroup_blocks = Some(Some((gid, max.max(size))));
+                gid
+            }
+            None => {
+                let i8t = self.m.ty(Type::Int(8));
+                let arr = self.m.ty(Type::Array(size, i8t));
+                let a = super::types::addrspace(sc, self.opts.target)?;
+                let init = self.m.constant(crate::llvm::Const::Poison(arr));
+                let gid = self.m.add_global(
+                    "workgroup.blocks",
+                    Global {
+                        name: String::new(),
+                        ty: arr,
+                        addrspace: a,
+                        init: Some(init),
+                        constant: false,
+                        thread_local: false,
+                        linkage: Linkage::Internal,
+                        align: Some(16),
+                        md: Vec::new(),
+                    },
+                );
+                self.m.ty(Type::Ptr(a));
+                self.workgroup_blocks = Some(Some((gid, size)));
+                gid
+            }
+        };
+        self.set_global_value(id, Value::Global(gid), ptr_ty)?;
+        Ok(true)
+    }
+
+    /// Gives the shared Workgroup block allocation the size of the largest block.
+    pub(crate) fn finish_workgroup_blocks(&mut self) {
+        if let Some(Some((gid, max))) = self.workgroup_blocks {
+            let i8t = self.m.ty(Type::Int(8));
+            let arr = self.m.ty(Type::Array(max, i8t));
+            let init = self.m.constant(crate::llvm::Const::Poison(arr));
+            let g = &mut self.m.globals[gid.index()];
+            g.ty = arr;
+            g.init = Some(init);
+        }
     }
 }

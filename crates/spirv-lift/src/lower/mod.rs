@@ -95,6 +95,10 @@ pub(crate) struct Ctx<'a> {
     /// Private variables with initializers on the host: (global, initializer), stored
     /// again by `spirv_lift.set_invocation` (lower/host.rs).
     pub host_privates: Vec<(crate::llvm::GlobalId, ConstId)>,
+    /// With `WorkgroupMemoryExplicitLayoutKHR`, the Block-decorated Workgroup variables
+    /// all alias one allocation (SPV_KHR_workgroup_memory_explicit_layout): `Some(None)`
+    /// until the first is lowered, then that global and the largest block size.
+    pub workgroup_blocks: Option<Option<(crate::llvm::GlobalId, u64)>>,
     /// Entry points on the host: (name, entry function, fixed local size), for the
     /// trampolines and local-size constants (lower/host.rs).
     pub host_entries: Vec<(String, crate::llvm::FuncId, Option<[u32; 3]>)>,
@@ -193,6 +197,7 @@ pub(crate) fn lower_module_into(
         cx.lower_global_inst(inst)
             .map_err(|e| e.or_at(&inst.location()))?;
     }
+    cx.finish_workgroup_blocks();
     cx.finish_resources(functions, &facts);
     cx.reserve_entry_names();
     for f in functions {
@@ -293,6 +298,7 @@ impl<'a> Ctx<'a> {
             amd_builtins: Default::default(),
             host_builtins: Vec::new(),
             host_privates: Vec::new(),
+            workgroup_blocks: None,
             host_entries: Vec::new(),
             buffer_handles: Default::default(),
             convergent_fns: convergent_functions(functions, facts, bound),
@@ -322,13 +328,17 @@ impl<'a> Ctx<'a> {
         let spv = self.spv;
         for inst in &spv.preamble {
             match inst.op {
-                Op::Capability => {
-                    if let Ok(Operand::Capability(spirv_headers::Capability::Kernel)) =
-                        inst.operand(0)
-                    {
+                Op::Capability => match inst.operand(0) {
+                    Ok(Operand::Capability(spirv_headers::Capability::Kernel)) => {
                         self.kernel = true;
                     }
-                }
+                    Ok(Operand::Capability(
+                        spirv_headers::Capability::WorkgroupMemoryExplicitLayoutKHR,
+                    )) => {
+                        self.workgroup_blocks = Some(None);
+                    }
+                    _ => {}
+                },
                 Op::ExtInstImport => {
                     let name = inst.string(0)?;
                     let set = match name {
