@@ -858,10 +858,11 @@ fn expect(
                     },
                     _ => {
                         let (h, w) = (decode(s, have_bytes), decode(s, &want_bytes));
-                        let tol = tolerances
-                            .get(vi % tolerances.len().max(1))
-                            .map(|&(t, pct)| if pct { w.abs() * t / 100.0 } else { t })
-                            .unwrap_or(0.0);
+                        // Amber compares buffer floats with the first TOLERANCE (absolute,
+                        // or a percentage of the expected value), and without one within
+                        // 0.000001 percent of the expected value.
+                        let (t, pct) = tolerances.first().copied().unwrap_or((1e-6, true));
+                        let tol = if pct { w.abs() * t / 100.0 } else { t };
                         match cmp {
                             "EQ" => (h - w).abs() <= tol || h == w,
                             "NE" => h != w,

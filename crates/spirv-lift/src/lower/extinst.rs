@@ -109,6 +109,14 @@ pub enum Expansion {
     Cross,
     /// GLSL `Normalize(x)`: `x / splat(Length(x))` (`fdiv`).
     Normalize,
+    /// GLSL `Determinant(m)` of a square `[N x <N x E>]` matrix (N = 2, 3, 4): Laplace
+    /// expansion along the first row, `fmul`/`fadd`/`fsub` (2x2: `a00*a11 - a01*a10`).
+    Determinant,
+    /// GLSL `MatrixInverse(m)`: the adjugate divided by [`Expansion::Determinant`], column
+    /// `c` row `r` of the result being cofactor `(c, r)` of the matrix over the
+    /// determinant (`fdiv`); undefined (infinities, NaN) for a singular matrix, as GLSL
+    /// says.
+    MatrixInverse,
     /// GLSL `FaceForward(N, I, Nref)`: `select(dot(Nref, I) < 0.0, N, fneg N)`.
     FaceForward,
     /// GLSL `Reflect(I, N)`: `I - (2.0 * dot(N, I)) * N`.
@@ -269,8 +277,8 @@ pub fn glsl_std_450(opcode: u32) -> Option<ExtOp> {
         30 => intr("Log2", "log2"),
         31 => intr("Sqrt", "sqrt"),
         32 => expand("InverseSqrt", E::InverseSqrt),
-        33 => builtin("Determinant"),
-        34 => builtin("MatrixInverse"),
+        33 => expand("Determinant", E::Determinant),
+        34 => expand("MatrixInverse", E::MatrixInverse),
         35 => expand("Modf", E::Modf).pointers(),
         36 => expand("ModfStruct", E::ModfStruct),
         37 => intr("FMin", "minnum"),

@@ -327,6 +327,15 @@ impl FnCtx<'_, '_, '_> {
                     self.pair(t, m, ex)
                 }
             }
+            Expansion::Determinant => {
+                let (a, half) = self.matrix_rows(x, inst)?;
+                let d = self.determinant(&a);
+                if half { self.to_half(d) } else { d }
+            }
+            Expansion::MatrixInverse => {
+                let (a, half) = self.matrix_rows(x, inst)?;
+                self.matrix_inverse(&a, t, half)?
+            }
             Expansion::Ldexp => {
                 let ex = arg(1)?;
                 let et = self.ll_type_of(ex);
@@ -493,6 +502,144 @@ impl FnCtx<'_, '_, '_> {
         let d = self.dot(x, x);
         let et = self.ll_type_of(d);
         self.intrinsic("sqrt", &[et], et, vec![d])
+    }
+
+    /// The scalars of a square matrix value `[N x <N x E>]` as rows: `a[i][j]` is row `i`
+    /// of column `j` (SPIR-V matrices are arrays of columns). Half-precision scalars are
+    /// extended to float (and `true` says so): the cofactor sums lose too much in half
+    /// (a 3x3 inverse was 2 ULP off the Vulkan CTS's bound).
+    fn matrix_rows(&mut self, m: Value, inst: &Inst) -> Result<(Vec<Vec<Value>>, bool), Error> {
+        let mt = self.ll_type_of(m);
+        let (n, col_ty) = match self.cx.m.type_of_id(mt) {
+            Type::Array(n, c) => (*n as u32, *c),
+            _ => return Err(inst.err("Determinant/MatrixInverse of a non-matrix")),
+        };
+        if self.lanes(col_ty) != Some(n) || !(2..=4).contains(&n) {
+            return Err(inst.err("Determinant/MatrixInverse of a non-square matrix"));
+        }
+        let cols: Vec<Value> = (0..n)
+            .map(|j| self.emit("col", col_ty, InstKind::ExtractValue { v: m, idx: vec![j] }))
+            .collect();
+        let elem = self.elem_of(col_ty);
+        let half = matches!(self.cx.m.type_of_id(elem), Type::Half);
+        let f32t = self.cx.m.ty(Type::Float);
+        let mut rows = vec![Vec::with_capacity(n as usize); n as usize];
+        for col in cols {
+            for (i, row) in rows.iter_mut().enumerate() {
+                let v = self.lane(col, i as u32);
+                row.push(if half {
+                    self.emit(
+                        "t",
+                        f32t,
+                        InstKind::Cast {
+                            op: CastOp::FPExt,
+                            v,
+                            to: f32t,
+                        },
+                    )
+                } else {
+                    v
+                });
+            }
+        }
+        Ok((rows, half))
+    }
+
+    /// A float computed for a half-precision result, rounded back to half.
+    fn to_half(&mut self, v: Value) -> Value {
+        let ht = self.cx.m.ty(Type::Half);
+        self.emit(
+            "t",
+            ht,
+            InstKind::Cast {
+                op: CastOp::FPTrunc,
+                v,
+                to: ht,
+            },
+        )
+    }
+
+    /// The determinant of the scalars `a` (rows), by Laplace expansion along row 0.
+    fn determinant(&mut self, a: &[Vec<Value>]) -> Value {
+        match a.len() {
+            1 => a[0][0],
+            2 => {
+                let p = self.bin(BinOp::FMul, a[0][0], a[1][1]);
+                let q = self.bin(BinOp::FMul, a[0][1], a[1][0]);
+                self.bin(BinOp::FSub, p, q)
+            }
+            n => {
+                let mut acc = None;
+                for j in 0..n {
+                    let minor = Self::minor(a, 0, j);
+                    let d = self.determinant(&minor);
+                    let term = self.bin(BinOp::FMul, a[0][j], d);
+                    acc = Some(match acc {
+                        None => term,
+                        Some(s) if j % 2 == 0 => self.bin(BinOp::FAdd, s, term),
+                        Some(s) => self.bin(BinOp::FSub, s, term),
+                    });
+                }
+                acc.unwrap_or(a[0][0])
+            }
+        }
+    }
+
+    /// `a` without row `i` and column `j`.
+    fn minor(a: &[Vec<Value>], i: usize, j: usize) -> Vec<Vec<Value>> {
+        a.iter()
+            .enumerate()
+            .filter(|(r, _)| *r != i)
+            .map(|(_, row)| {
+                row.iter()
+                    .enumerate()
+                    .filter(|(c, _)| *c != j)
+                    .map(|(_, v)| *v)
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The inverse of the matrix with rows `a`, as a value of matrix type `t`: element
+    /// (row `r`, column `c`) is cofactor `(c, r)` over the determinant.
+    fn matrix_inverse(
+        &mut self,
+        a: &[Vec<Value>],
+        t: crate::llvm::TypeId,
+        half: bool,
+    ) -> Result<Value, Error> {
+        let n = a.len();
+        let col_ty = match self.cx.m.type_of_id(t) {
+            Type::Array(_, c) => *c,
+            _ => return Err(crate::error::invalid("MatrixInverse of a non-matrix type")),
+        };
+        let det = self.determinant(a);
+        let mut out = Value::Const(self.cx.m.constant(crate::llvm::Const::Poison(t)));
+        for c in 0..n {
+            let mut lanes = Vec::with_capacity(n);
+            for r in 0..n {
+                let minor = Self::minor(a, c, r);
+                let m = self.determinant(&minor);
+                let cof = if (c + r) % 2 == 0 {
+                    m
+                } else {
+                    self.emit("t", self.ll_type_of(m), InstKind::FNeg { a: m })
+                };
+                let q = self.bin(BinOp::FDiv, cof, det);
+                lanes.push(if half { self.to_half(q) } else { q });
+            }
+            let col = self.vector_of(col_ty, &lanes);
+            out = self.emit(
+                "t",
+                t,
+                InstKind::InsertValue {
+                    v: out,
+                    elt: col,
+                    idx: vec![c as u32],
+                },
+            );
+        }
+        Ok(out)
     }
 
     fn vector_of(&mut self, t: crate::llvm::TypeId, elems: &[Value]) -> Value {
