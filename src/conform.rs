@@ -36,6 +36,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
              shader's outputs and storage buffers are still written after opt-22 -O2; and\n\
              that llc-22 compiles the --target amdgcn translation for gfx942 (kernels and\n\
              compute shaders the profile translates).\n\
+             An Amber script (*.amber; found in directories too) gets the exec check: it runs\n\
+             with `spirv-lift run` on this CPU (--target host, llc-22) and every EXPECT must\n\
+             pass; a script outside the supported Amber subset is skipped.\n\
              Tools are found on PATH; a missing one skips its checks, or fails them under\n\
              CI=true; the summary counts a module with a skipped check as skipped, never as\n\
              passed. Exit 0 when every check passes or is skipped, 1 on a failure, 2 on a\n\
@@ -106,7 +109,7 @@ const TOOL_NAMES: [&str; 6] = [
 ];
 
 /// The checks, in table order.
-const CHECKS: [&str; 10] = [
+const CHECKS: [&str; 11] = [
     "spirv-val",
     "translate",
     "opt-19",
@@ -117,6 +120,7 @@ const CHECKS: [&str; 10] = [
     "reader-fixpoint",
     "effects",
     "llc-amdgcn",
+    "exec",
 ];
 
 #[derive(Clone, Debug)]
@@ -324,6 +328,14 @@ fn check_module(
 ) -> Outcome {
     let mut st = vec![Status::NotRun; CHECKS.len()];
     let name = path.display().to_string();
+    if path.extension().is_some_and(|e| e == "amber") {
+        st[EXEC] = exec_amber(path, tools);
+        return Outcome {
+            name,
+            kernel: false,
+            statuses: st,
+        };
+    }
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
@@ -602,6 +614,52 @@ fn annotations(text: &str, tools: &Tools, ll: &Path, bc: &Path, dis: &Path) -> S
     }
 }
 
+/// The column of the `exec` check.
+const EXEC: usize = 10;
+
+/// The `exec` check of an Amber script: `spirv-lift run SCRIPT` with the llc-22 found
+/// (exit 0: every EXPECT passed; 3: outside the supported subset, a skip).
+fn exec_amber(path: &Path, tools: &Tools) -> Status {
+    let llc = match tools.get("llc-22") {
+        Ok(p) => p,
+        Err(s) => return s,
+    };
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => return Status::Fail(format!("cannot find spirv-lift itself: {e}")),
+    };
+    let out = Command::new(exe)
+        .arg("run")
+        .arg(path)
+        .arg("--llc")
+        .arg(llc)
+        .stdin(Stdio::null())
+        .output();
+    let out = match out {
+        Ok(o) => o,
+        Err(e) => return Status::Fail(format!("cannot run spirv-lift run: {e}")),
+    };
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let last = |pred: &dyn Fn(&str) -> bool| {
+        text.lines()
+            .filter(|l| pred(l))
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    match out.status.code() {
+        Some(0) => Status::Pass,
+        Some(3) => Status::Skip(last(&|l: &str| l.contains("unsupported:"))),
+        _ => Status::Fail(last(&|l: &str| {
+            l.starts_with("FAIL") || l.starts_with("error")
+        })),
+    }
+}
+
 /// The modules named by the arguments: files as given; directories searched recursively
 /// for `*.spv` and `*.spvasm` files, sorted by path.
 fn collect_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
@@ -620,7 +678,8 @@ fn collect_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
                     if p.is_dir() {
                         dirs.push(p);
                     } else if p.is_file()
-                        && p.extension().is_some_and(|e| e == "spv" || e == "spvasm")
+                        && p.extension()
+                            .is_some_and(|e| e == "spv" || e == "spvasm" || e == "amber")
                     {
                         files.push(p);
                     }
@@ -635,7 +694,7 @@ fn collect_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
         }
     }
     if out.is_empty() {
-        bail!("no SPIR-V modules (*.spv, *.spvasm) found");
+        bail!("no SPIR-V modules or Amber scripts (*.spv, *.spvasm, *.amber) found");
     }
     Ok(out)
 }

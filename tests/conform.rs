@@ -42,7 +42,7 @@ fn whole_corpus_conforms() {
     assert_eq!(rows.len(), modules, "{text}");
     for row in rows {
         let cells: Vec<&str> = row.split_whitespace().collect();
-        assert_eq!(cells.len(), 11, "{row}");
+        assert_eq!(cells.len(), 12, "{row}");
         let kernel = row.starts_with("cl-kernels/");
         // The amdgcn column applies to what the profile translates (no images, no
         // graphics stages): decided here by translating, not from the table.
@@ -54,6 +54,8 @@ fn whole_corpus_conforms() {
             let shader_only = k == 8;
             let ok = match (kernel_only, shader_only, kernel) {
                 _ if k == 9 => *cell == if amdgcn_applies { "pass" } else { "-" },
+                // exec: Amber scripts only.
+                _ if k == 10 => *cell == "-",
                 (true, _, false) | (_, true, true) => *cell == "-",
                 _ => *cell == "pass",
             };
@@ -314,4 +316,39 @@ fn tool_overrides_temps_and_relative_xfail() {
     .env("CI", "true"));
     let text = stdout(&out);
     assert!(text.contains("xfail"), "{text}");
+}
+
+#[test]
+fn amber_scripts_get_the_exec_check() {
+    // A passing script, one whose EXPECT is wrong, one outside the supported subset.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let good = std::fs::read_to_string(repo_root().join("tests/amber/ldexp_int64_exponent.amber"))
+        .expect("read");
+    std::fs::write(dir.path().join("a_good.amber"), &good).expect("write");
+    let bad = good.replace(
+        "EXPECT rs IDX 12 EQ 0.75 0.0",
+        "EXPECT rs IDX 12 EQ 0.5 0.0",
+    );
+    assert_ne!(bad, good);
+    std::fs::write(dir.path().join("b_bad.amber"), bad).expect("write");
+    std::fs::write(
+        dir.path().join("c_graphics.amber"),
+        "#!amber\nSHADER vertex v PASSTHROUGH\n",
+    )
+    .expect("write");
+    let out = run(&mut conform(&[dir.path().to_str().expect("utf-8 path")]));
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.contains(name) && l.split_whitespace().count() == 12)
+            .unwrap_or_else(|| panic!("no row for {name}:\n{text}"))
+            .split_whitespace()
+            .last()
+            .map(str::to_string)
+    };
+    assert_eq!(row("a_good.amber").as_deref(), Some("pass"), "{text}");
+    assert_eq!(row("b_bad.amber").as_deref(), Some("FAIL"), "{text}");
+    assert_eq!(row("c_graphics.amber").as_deref(), Some("skip"), "{text}");
+    assert!(text.contains("1 passed, 1 failed, 1 skipped"), "{text}");
 }
