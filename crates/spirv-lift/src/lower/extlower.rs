@@ -330,7 +330,7 @@ impl FnCtx<'_, '_, '_> {
             Expansion::Determinant => {
                 let (a, half) = self.matrix_rows(x, inst)?;
                 let d = self.determinant(&a);
-                if half { self.to_half(d) } else { d }
+                if half { self.round_to_half(d) } else { d }
             }
             Expansion::MatrixInverse => {
                 let (a, half) = self.matrix_rows(x, inst)?;
@@ -546,7 +546,7 @@ impl FnCtx<'_, '_, '_> {
     }
 
     /// A float computed for a half-precision result, rounded back to half.
-    fn to_half(&mut self, v: Value) -> Value {
+    fn round_to_half(&mut self, v: Value) -> Value {
         let ht = self.cx.m.ty(Type::Half);
         self.emit(
             "t",
@@ -626,7 +626,7 @@ impl FnCtx<'_, '_, '_> {
                     self.emit("t", self.ll_type_of(m), InstKind::FNeg { a: m })
                 };
                 let q = self.bin(BinOp::FDiv, cof, det);
-                lanes.push(if half { self.to_half(q) } else { q });
+                lanes.push(if half { self.round_to_half(q) } else { q });
             }
             let col = self.vector_of(col_ty, &lanes);
             out = self.emit(
