@@ -285,6 +285,40 @@ impl FnCtx<'_, '_, '_> {
         self.emit("t", to, InstKind::Cast { op, v, to })
     }
 
+    /// On the host, the divisor of an integer division or remainder with 0 replaced by 1
+    /// (and, when signed, -1 by 1 where the dividend is the minimum): SPIR-V leaves the
+    /// result undefined, but the CPU's divide instruction traps, and a Vulkan shader's
+    /// undefined behaviour must not end the process (the CTS's crash_test/divbyzero).
+    /// Other profiles and other operations get `b` back.
+    fn host_safe_divisor(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let signed = match op {
+            BinOp::SDiv | BinOp::SRem => true,
+            BinOp::UDiv | BinOp::URem => false,
+            _ => return b,
+        };
+        if self.cx.opts.target != crate::Target::Host || matches!(b, Value::Const(_)) {
+            return b;
+        }
+        let t = self.ll_type_of(b);
+        let zero = self.iconst(t, 0);
+        let one = self.iconst(t, 1);
+        let is_zero = self.cmp_i(IPred::Eq, b, zero);
+        let mut bad = is_zero;
+        if signed {
+            let bits = {
+                let e = self.elem_of(t);
+                self.cx.m.type_of_id(e).scalar_bits().unwrap_or(32)
+            };
+            let min = self.iconst(t, i64::MIN >> (64 - bits));
+            let minus_one = self.iconst(t, -1);
+            let a_min = self.cmp_i(IPred::Eq, a, min);
+            let b_m1 = self.cmp_i(IPred::Eq, b, minus_one);
+            let overflow = self.bin(BinOp::And, a_min, b_m1);
+            bad = self.bin(BinOp::Or, is_zero, overflow);
+        }
+        self.select(bad, one, b)
+    }
+
     /// Clamps integer `v` to the range of `to`'s (narrower) element width, signed or
     /// unsigned, at `v`'s own width; `v` unchanged when `to` is not narrower.
     fn clamp_to_width(&mut self, v: Value, to: TypeId, signed: bool) -> Result<Value, Error> {
@@ -319,6 +353,7 @@ impl FnCtx<'_, '_, '_> {
         }
         if let Some(b) = binop(op) {
             let (a, c) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
+            let c = self.host_safe_divisor(b, a, c);
             let flags = self.wrap_flags(inst)?;
             self.emit_result(
                 inst,
@@ -971,6 +1006,7 @@ impl FnCtx<'_, '_, '_> {
             }
             Op::SMod => {
                 let (a, b) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
+                let b = self.host_safe_divisor(BinOp::SRem, a, b);
                 let r = self.bin(BinOp::SRem, a, b);
                 let z = self.iconst(t, 0);
                 let nz = self.cmp_i(IPred::Ne, r, z);
