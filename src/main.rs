@@ -47,10 +47,13 @@ fn release_freed_memory_at_once() {
 ///   cat shader.spv | spirv-lift              read standard input (or `-`)
 ///   spirv-lift verify out.ll                 lint convergence control in any LLVM IR
 ///   spirv-lift conform shaders cl-kernels    round-trip conformance (`conform --help`)
+///   spirv-lift run tests/amber/determinant_inverse.amber   run an Amber script
 ///
 /// Subcommands:
 ///   verify FILE.ll...    the convergence-control lint for any LLVM IR (`help verify`)
 ///   conform PATH...      round-trip conformance checks with LLVM's tools (`help conform`)
+///   run FILE | SCRIPT.amber
+///                        run a kernel, compute shader or Amber script on this CPU (`help run`)
 ///   help [SUBCOMMAND]    this text, or a subcommand's
 ///   generate man | generate completions SHELL
 ///                        the man page (roff) or a shell's completion script
@@ -263,6 +266,7 @@ fn help(sub: Option<std::ffi::OsString>) -> ExitCode {
         Some("conform") => {
             return conform::main(["conform", "--help"].iter().map(std::ffi::OsString::from));
         }
+        Some("run") => run::RunCli::command().print_long_help(),
         Some("help") => Cli::command().print_long_help(),
         Some("generate") => {
             println!("spirv-lift generate man                 the man page (roff) on stdout");

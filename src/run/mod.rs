@@ -39,6 +39,10 @@ use std::time::Duration;
                   threads, so barriers behave; each invocation is its own subgroup \
                   (subgroup size 1). A barrier that can never complete, a trap or the \
                   --timeout ends the run with an error (exit 1).\n\n\
+                  FILE may also be an Amber script (*.amber): its compute subset runs \
+                  (README \"Running translated code\"), with a pass or FAIL line per EXPECT; \
+                  exit 0 when all pass, 1 when one fails, 3 when the script uses a command \
+                  outside the subset.\n\n\
                   Example:\n  spirv-lift run cl-kernels/local_reduce.O2.spv --kernel reduce_sum \\\n    \
                   --global 64 --local 16 --arg random:256:7 --arg zeros:16 --arg local:64 \\\n    \
                   --arg u32:64 --out 1=partial.bin",
