@@ -216,8 +216,11 @@ const MAX_INPUT_BYTES: u64 = 1 << 30;
     name = "spirv-lift verify",
     about = "Check the convergence-control static rules (tokens dominate their uses, closed paths, \
              loop hearts in natural-loop headers, nested regions, no mixing) in LLVM IR text \
-             from any producer. Exit 0 when every function is well formed, 1 otherwise, 2 on a \
-             usage error.",
+             from any producer, after checking that the text is LLVM IR that LLVM reads \
+             (syntax, types, every name defined: what `opt -passes=verify` rejects as \
+             unreadable). Errors are `FILE:LINE:COL: error: message` with the source line. \
+             Exit 0 when every function is well formed, 1 otherwise (also for an empty or \
+             binary file), 2 on a usage error.",
     version
 )]
 struct VerifyCli {
@@ -229,23 +232,67 @@ struct VerifyCli {
 fn verify(cli: &VerifyCli) -> Result<bool> {
     let mut ok = true;
     for path in &cli.files {
-        let bytes = read_input(path)?;
-        let text = String::from_utf8_lossy(&bytes);
-        match spirv_lift::convergence::verify::verify_text(&text) {
-            Ok(diags) if diags.is_empty() => {}
-            Ok(diags) => {
+        let name = input_name(path);
+        let bytes = match read_input(path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {e:#}");
                 ok = false;
-                for d in diags {
-                    eprintln!("error: {}: {d}", path.display());
+                continue;
+            }
+        };
+        match spirv_lift::convergence::verify::verify_bytes(&bytes) {
+            Ok(diags) => {
+                for d in &diags {
+                    let message = format!("in @{}: {}", d.function, d.message);
+                    eprint!(
+                        "{}",
+                        located_message(&name, &bytes, d.line, d.column, &message)
+                    );
                 }
+                ok &= diags.is_empty();
             }
             Err(e) => {
+                eprint!(
+                    "{}",
+                    located_message(&name, &bytes, e.line, e.column, &e.message)
+                );
                 ok = false;
-                eprintln!("error: {}:{e}", path.display());
             }
         }
     }
     Ok(ok)
+}
+
+/// `FILE:LINE:COL: error: message`, then the source line and a caret under the column,
+/// as clang and LLVM's tools print them (no source line for binary input).
+fn located_message(name: &str, bytes: &[u8], line: u32, column: u32, message: &str) -> String {
+    let mut out = format!("{name}:{line}:{column}: error: {message}\n");
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) if !bytes.contains(&0) => t,
+        _ => return out,
+    };
+    let Some(src) = text.split('\n').nth(line.saturating_sub(1) as usize) else {
+        return out;
+    };
+    let src = src.strip_suffix('\r').unwrap_or(src);
+    if src.trim().is_empty() && column <= 1 {
+        // The end of the input, or a blank line: LLVM prints it empty, with the caret.
+        out.push_str(src);
+        out.push_str("\n^\n");
+        return out;
+    }
+    // Columns count bytes (like LLVM); the caret keeps the line's tabs so it lines up.
+    let prefix: String = src
+        .bytes()
+        .take(column.saturating_sub(1) as usize)
+        .map(|b| if b == b'\t' { '\t' } else { ' ' })
+        .collect();
+    out.push_str(src);
+    out.push('\n');
+    out.push_str(&prefix);
+    out.push_str("^\n");
+    out
 }
 
 /// `--version`: the crate version, the commit it was built from, and the LLVM versions

@@ -62,8 +62,10 @@ use crate::analysis::{Block, Cfg, DomTree, IrreducibleCycles, LoopId, Loops};
 use crate::llvm::reader::{
     self, CallSite, ConvergenceIntrinsic, IrFunction, IrModule, Operand, ReadError,
 };
+use crate::llvm::syntax;
 
-/// One violation of a static rule.
+/// One violation of a static rule, at the offending instruction (or, for a problem of
+/// the whole function, its `define`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// The function (without `@`).
@@ -72,19 +74,27 @@ pub struct Diagnostic {
     pub message: String,
     /// The offending instruction's text, when there is one.
     pub instruction: Option<String>,
+    /// 1-based line of the instruction, or of the `define`.
+    pub line: u32,
+    /// 1-based column of the first character of the instruction (or `define`).
+    pub column: u32,
 }
 
 impl fmt::Display for Diagnostic {
+    /// `LINE:COL: in @f: message` (a tool prefixes the file name, as for
+    /// [`ReadError`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "in @{}: {}", self.function, self.message)?;
-        if let Some(inst) = &self.instruction {
-            write!(f, "\n    {inst}")?;
-        }
-        Ok(())
+        write!(
+            f,
+            "{}:{}: in @{}: {}",
+            self.line, self.column, self.function, self.message
+        )
     }
 }
 
-/// Reads `text` and verifies every function in it.
+/// Checks that `text` is LLVM IR that LLVM reads ([`crate::llvm::syntax`]: not empty,
+/// every token and operand where LLVM's parser wants it, every name defined), then
+/// verifies every function in it.
 ///
 /// ```
 /// use spirv_lift::convergence::verify::verify_text;
@@ -106,8 +116,20 @@ impl fmt::Display for Diagnostic {
 /// ```
 ///
 /// # Errors
-/// The reader's [`ReadError`] when the text is not readable as LLVM IR.
+/// A [`ReadError`] (the first error LLVM's parser would report, at its line and column)
+/// when the text is not readable as LLVM IR.
 pub fn verify_text(text: &str) -> Result<Vec<Diagnostic>, ReadError> {
+    verify_bytes(text.as_bytes())
+}
+
+/// [`verify_text`] on raw bytes: binary input (SPIR-V, bitcode, NUL bytes, invalid
+/// UTF-8) and empty input are refused at 1:1 (see [`syntax::as_ir_text`]).
+///
+/// # Errors
+/// As [`verify_text`].
+pub fn verify_bytes(bytes: &[u8]) -> Result<Vec<Diagnostic>, ReadError> {
+    let text = syntax::as_ir_text(bytes)?;
+    syntax::check(text)?;
     Ok(verify_module(&reader::read(text)?))
 }
 
@@ -192,11 +214,14 @@ impl<'a> FnVerifier<'a> {
     }
 
     fn report(&mut self, at: Option<(usize, usize)>, message: String) {
-        let instruction = at.and_then(|(b, i)| self.inst_text(b, i));
+        let inst = at.and_then(|(b, i)| self.f.blocks.get(b).and_then(|blk| blk.insts.get(i)));
+        let (line, column) = inst.map_or((self.f.line, self.f.column), |i| (i.line, i.column));
         self.diags.push(Diagnostic {
             function: self.f.name.clone(),
             message,
-            instruction,
+            instruction: inst.map(|i| i.text.clone()),
+            line,
+            column,
         });
     }
 

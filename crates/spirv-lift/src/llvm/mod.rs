@@ -10,6 +10,7 @@ mod inst;
 mod names;
 pub(crate) mod print;
 pub mod reader;
+pub mod syntax;
 pub mod typecheck;
 mod types;
 

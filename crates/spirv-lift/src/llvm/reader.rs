@@ -76,6 +76,8 @@ pub struct IrFunction {
     pub blocks: Vec<IrBlock>,
     /// 1-based line of the `define`.
     pub line: u32,
+    /// 1-based column of the `define`.
+    pub column: u32,
 }
 
 /// A basic block.
@@ -713,11 +715,13 @@ impl<'a> Parser<'a> {
         let mut raw_calls: BlockCalls = Vec::new();
         let end = self.body(brace + 1, &mut body, &mut raw_calls, start)?;
         self.pos = end;
+        let column = self.toks.get(start).map_or(1, |t| t.col);
         let func = IrFunction {
             name,
             convergent: false,
             blocks: body.blocks,
             line,
+            column,
         };
         self.functions.push((func, attrs, raw_calls));
         Ok(())

@@ -410,18 +410,44 @@ fn no_mixing() {
 }
 
 #[test]
-fn diagnostics_display_function_and_instruction() {
+fn diagnostics_carry_the_instruction_position() {
     let d = verify_text(
         "define void @f() {\n  %l = call token @llvm.experimental.convergence.loop()\n  ret void\n}",
     )
     .unwrap();
     assert_eq!(d.len(), 1);
+    assert_eq!((d[0].line, d[0].column), (2, 3));
     let s = d[0].to_string();
-    assert!(s.starts_with("in @f: loop intrinsic"), "{s}");
-    assert!(
-        s.ends_with("%l = call token @llvm.experimental.convergence.loop()"),
-        "{s}"
+    assert!(s.starts_with("2:3: in @f: loop intrinsic"), "{s}");
+    assert_eq!(
+        d[0].instruction.as_deref(),
+        Some("%l = call token @llvm.experimental.convergence.loop()")
     );
+}
+
+#[test]
+fn function_level_diagnostics_point_at_the_define() {
+    // The tolerant reader alone (no syntax check) lets a branch to a missing label
+    // through; the verifier reports it on the `define`, at its first character.
+    let m = reader::read("\n  define void @f() {\n  br label %nowhere\n}\n").unwrap();
+    let d = verify_module(&m);
+    assert_eq!(d.len(), 1);
+    assert_eq!((d[0].line, d[0].column), (2, 3));
+    assert_eq!(d[0].instruction, None);
+    assert_eq!(
+        d[0].to_string(),
+        "2:3: in @f: branch to undefined label %nowhere"
+    );
+}
+
+#[test]
+fn unreadable_text_is_refused_before_the_rules() {
+    let e = verify_text("define void @f() {\n  %x = add i32 1,\n  ret void\n}\n").unwrap_err();
+    assert_eq!((e.line, e.column), (3, 3));
+    assert_eq!(e.message, "expected value token");
+    let e = verify_text("").unwrap_err();
+    assert_eq!((e.line, e.column), (1, 1));
+    assert!(e.message.starts_with("not LLVM IR text"), "{}", e.message);
 }
 
 /// A tiny deterministic generator (64-bit LCG) of functions as text: random CFGs
