@@ -95,6 +95,9 @@ pub(crate) struct Ctx<'a> {
     /// Private variables with initializers on the host: (global, initializer), stored
     /// again by `spirv_lift.set_invocation` (lower/host.rs).
     pub host_privates: Vec<(crate::llvm::GlobalId, ConstId)>,
+    /// Workgroup variables with initializers on the host: (global, initializer), stored
+    /// again by `spirv_lift.begin_group` before each work-group (lower/host.rs).
+    pub host_workgroup_inits: Vec<(crate::llvm::GlobalId, ConstId)>,
     /// Entry points on the host: (name, entry function, fixed local size), for the
     /// trampolines and local-size constants (lower/host.rs).
     pub host_entries: Vec<(String, crate::llvm::FuncId, Option<[u32; 3]>)>,
@@ -293,6 +296,7 @@ impl<'a> Ctx<'a> {
             amd_builtins: Default::default(),
             host_builtins: Vec::new(),
             host_privates: Vec::new(),
+            host_workgroup_inits: Vec::new(),
             host_entries: Vec::new(),
             buffer_handles: Default::default(),
             convergent_fns: convergent_functions(functions, facts, bound),
