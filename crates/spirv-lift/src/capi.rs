@@ -926,7 +926,9 @@ mod tests {
     fn unknown_target_is_refused() {
         unsafe {
             let o = spirv_lift_options_new();
-            assert!(!spirv_lift_options_set_target(o, 2));
+            assert!(!spirv_lift_options_set_target(o, 3));
+            assert!(spirv_lift_options_set_target(o, SPIRV_LIFT_TARGET_HOST));
+            assert_eq!((*o).options.target, Target::Host);
             assert!(spirv_lift_options_set_target(o, 1));
             assert_eq!((*o).options.target, Target::Amdgcn);
             spirv_lift_options_free(o);
