@@ -4,7 +4,7 @@
 //!
 //! | Builtin (`__spirv_…`) | Definition |
 //! |---|---|
-//! | `GroupNonUniform{IAdd,FAdd,IMul,FMul,SMin,UMin,FMin,SMax,UMax,FMax,Bitwise*,Logical*}` | subgroup size 1: the value for `Reduce`, `InclusiveScan` and `ClusteredReduce`; the operation's identity for `ExclusiveScan` |
+//! | `GroupNonUniform{IAdd,FAdd,IMul,FMul,SMin,UMin,FMin,SMax,UMax,FMax,Bitwise*,Logical*}` | subgroup size 1: the value for `Reduce`, `InclusiveScan` and `ClusteredReduce` (and the partitioned forms); the operation's identity for the exclusive scans |
 //! | `GroupNonUniform{Broadcast,BroadcastFirst,Shuffle*,Quad*,Rotate*}` | the invocation's own value (lane 0 is the only lane) |
 //! | `GroupNonUniform{Elect,AllEqual}`, `…{All,Any}` | `true`; the predicate |
 //! | `GroupNonUniformBallot` and the `Ballot*` queries | a ballot of bit 0 only: `(p, 0, 0, 0)`; bit counts, bit extracts and finds on bit 0 |
@@ -315,7 +315,10 @@ fn group(op: &str, d: &Decl, a: &[String], b: &mut Body) -> Option<String> {
         _ => {
             let identity = identity(op, ret)?;
             let value = a.get(2)?;
-            let excl = b.op(format_args!("icmp eq i32 {}, 2", a[1]));
+            // ExclusiveScan (2) and PartitionedExclusiveScanNV (8).
+            let e2 = b.op(format_args!("icmp eq i32 {}, 2", a[1]));
+            let e8 = b.op(format_args!("icmp eq i32 {}, 8", a[1]));
+            let excl = b.op(format_args!("or i1 {e2}, {e8}"));
             b.op(format_args!(
                 "select i1 {excl}, {ret} {}, {ret} {value}",
                 splat(ret, &identity)
