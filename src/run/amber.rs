@@ -281,7 +281,9 @@ enum ShaderSource {
 struct Pipeline {
     shader: String,
     entry: Option<String>,
-    spec: Vec<(u32, String)>,
+    /// `SPECIALIZE id AS type value`: the id and the value's 32 bits (as Vulkan's
+    /// `VkSpecializationInfo` carries them).
+    spec: Vec<(u32, u64)>,
     /// (set, binding) → buffer name.
     bindings: HashMap<(u32, u32), String>,
     push: Option<String>,
@@ -377,6 +379,24 @@ fn shader_words(src: &ShaderSource, dir: &Path, name: &str) -> Result<Vec<u32>> 
             spirv_lift::spirv::words_from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{e}"))
         }
     }
+}
+
+/// The 32 bits Amber passes for `SPECIALIZE … AS ty value` (`uint32`, `int32` or
+/// `float`; a bool constant takes `uint32` 0 or 1, as a `VkBool32`); `None` for another
+/// type.
+fn spec_bits(ty: &str, value: &str) -> Result<Option<u64>> {
+    let bad = || format!("SPECIALIZE … AS {ty} {value}: not a {ty} value");
+    let hex = value
+        .strip_prefix("0x")
+        .or_else(|| value.strip_prefix("0X"))
+        .map(|h| u32::from_str_radix(h, 16));
+    Ok(Some(match (ty, hex) {
+        ("uint32" | "int32", Some(h)) => u64::from(h.with_context(bad)?),
+        ("uint32", None) => u64::from(value.parse::<u32>().with_context(bad)?),
+        ("int32", None) => u64::from(value.parse::<i32>().with_context(bad)? as u32),
+        ("float", _) => u64::from(value.parse::<f32>().with_context(bad)?.to_bits()),
+        _ => return Ok(None),
+    }))
 }
 
 /// Words of a line, without a trailing `# comment`.
@@ -610,8 +630,15 @@ fn run_lines(path: &Path, tools: &Tools, timeout: Duration, dir: &Path) -> Resul
                                         p.entry = Some(e.to_string());
                                         r = tail;
                                     }
-                                    ["SPECIALIZE", id, "AS", _ty, v, tail @ ..] => {
-                                        p.spec.push((id.parse()?, v.to_string()));
+                                    ["SPECIALIZE", id, "AS", ty, v, tail @ ..] => {
+                                        match spec_bits(ty, v)? {
+                                            Some(bits) => p.spec.push((id.parse()?, bits)),
+                                            None => {
+                                                return unsupported(&format!(
+                                                    "SPECIALIZE … AS {ty}"
+                                                ));
+                                            }
+                                        }
                                         r = tail;
                                     }
                                     _ => {
@@ -620,9 +647,10 @@ fn run_lines(path: &Path, tools: &Tools, timeout: Duration, dir: &Path) -> Resul
                                 }
                             }
                         }
-                        ["SPECIALIZE", id, "AS", _ty, v] => {
-                            p.spec.push((id.parse()?, v.to_string()))
-                        }
+                        ["SPECIALIZE", id, "AS", ty, v] => match spec_bits(ty, v)? {
+                            Some(bits) => p.spec.push((id.parse()?, bits)),
+                            None => return unsupported(&format!("SPECIALIZE … AS {ty}")),
+                        },
                         [
                             "BIND",
                             "BUFFER",
@@ -667,8 +695,8 @@ fn run_lines(path: &Path, tools: &Tools, timeout: Duration, dir: &Path) -> Resul
                     let words = shader_words(src, dir, &p.shader)?;
                     let mut options =
                         spirv_lift::Options::default().target(spirv_lift::Target::Host);
-                    for (id, v) in &p.spec {
-                        options = options.spec_constant(*id, v.as_str());
+                    for (id, bits) in &p.spec {
+                        options = options.spec_constant(*id, spirv_lift::SpecValue::Bits(*bits));
                     }
                     let entry = p.entry.clone().unwrap_or_else(|| "main".into());
                     let stem = format!("pipeline{}_{name}", compiled.len());

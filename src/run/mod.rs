@@ -3,8 +3,8 @@
 //! code").
 
 pub mod amber;
-mod glsl_ll;
 pub mod runtime;
+pub mod shims;
 
 /// The builtins written in LLVM IR (vector ones whose C ABI Rust cannot match).
 const BUILTINS_LL: &str = include_str!("builtins.ll");
@@ -327,7 +327,7 @@ pub fn load(
     let ll = dir.join(format!("{stem}.ll"));
     let obj = dir.join(format!("{stem}.o"));
     let so = dir.join(format!("{stem}.so"));
-    std::fs::write(&ll, text).context("cannot write the translated module")?;
+    std::fs::write(&ll, &text).context("cannot write the translated module")?;
     tool(
         Command::new(tools.llc)
             .args(["-O2", "-relocation-model=pic", "-filetype=obj", "-o"])
@@ -335,11 +335,25 @@ pub fn load(
             .arg(&ll),
         "llc",
     )?;
+    // Builtins written for this module's own declarations (src/run/shims.rs), for those
+    // neither builtins.ll nor this executable's runtime defines.
+    let shim_text = shims::shims(&text, provided);
+    let shim_obj = dir.join(format!("{stem}.shims.o"));
+    if !shim_text.is_empty() {
+        let shim_ll = dir.join(format!("{stem}.shims.ll"));
+        std::fs::write(&shim_ll, &shim_text).context("cannot write the module's builtins")?;
+        tool(
+            Command::new(tools.llc)
+                .args(["-O2", "-relocation-model=pic", "-filetype=obj", "-o"])
+                .arg(&shim_obj)
+                .arg(&shim_ll),
+            "llc (the module's builtins)",
+        )?;
+    }
     let lib_ll = dir.join("builtins.ll");
     let lib_obj = dir.join("builtins.o");
     if !lib_obj.exists() {
-        let text = format!("{BUILTINS_LL}\n{}", glsl_ll::module());
-        std::fs::write(&lib_ll, text).context("cannot write the builtins library")?;
+        std::fs::write(&lib_ll, BUILTINS_LL).context("cannot write the builtins library")?;
         tool(
             Command::new(tools.llc)
                 .args(["-O2", "-relocation-model=pic", "-filetype=obj", "-o"])
@@ -356,6 +370,7 @@ pub fn load(
             .arg(&so)
             .arg(&obj)
             .arg(&lib_obj)
+            .args((!shim_text.is_empty()).then_some(&shim_obj))
             .arg("-lm"),
         "the C compiler",
     )?;
@@ -389,6 +404,8 @@ pub fn load(
             entry: std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const *mut c_void)>(
                 entry_fn,
             ),
+            begin_group: symbol(handle, "spirv_lift.begin_group")
+                .map(|p| std::mem::transmute::<*mut c_void, unsafe extern "C" fn()>(p)),
         }
     };
     let local_size = symbol(handle, &format!("{name}.spirv_lift_local_size")).map(|p| {
@@ -401,6 +418,19 @@ pub fn load(
         local_size,
         concurrent,
     })
+}
+
+/// Whether `name` is a builtin the runtime already defines: in builtins.ll, or exported
+/// by this executable (the Rust ones in runtime.rs).
+fn provided(name: &str) -> bool {
+    let in_ll = BUILTINS_LL
+        .lines()
+        .any(|l| l.starts_with("define ") && l.contains(&format!("@{name}(")));
+    let Ok(c) = CString::new(name) else {
+        return in_ll;
+    };
+    // SAFETY: dlsym with RTLD_DEFAULT and a valid C string.
+    in_ll || !unsafe { libc::dlsym(libc::RTLD_DEFAULT, c.as_ptr()) }.is_null()
 }
 
 /// A file-name-safe form of an entry-point name.

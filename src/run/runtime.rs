@@ -39,6 +39,12 @@ pub struct Invocation {
     pub subgroup_id: u32,
     pub subgroup_local_id: u32,
     pub _pad: u32,
+    /// The `Subgroup{Eq,Ge,Gt,Le,Lt}Mask` ballots (`uvec4`, bit 0 of word 0 first).
+    pub subgroup_eq_mask: [u32; 4],
+    pub subgroup_ge_mask: [u32; 4],
+    pub subgroup_gt_mask: [u32; 4],
+    pub subgroup_le_mask: [u32; 4],
+    pub subgroup_lt_mask: [u32; 4],
 }
 
 /// What went wrong in a dispatch.
@@ -310,6 +316,20 @@ pub struct Entry {
     pub set_invocation: unsafe extern "C" fn(*const Invocation),
     /// `<name>.spirv_lift_entry`.
     pub entry: unsafe extern "C" fn(*const *mut c_void),
+    /// `spirv_lift.begin_group`, when the module defines it: stores the initializers of
+    /// Workgroup variables before each work-group.
+    pub begin_group: Option<unsafe extern "C" fn()>,
+}
+
+impl Entry {
+    /// Prepares the module's work-group memory for the next group.
+    fn start_group(&self) {
+        if let Some(f) = self.begin_group {
+            // SAFETY: defined by the translator with this signature (lower/host.rs); no
+            // invocation of the module runs between groups.
+            unsafe { f() }
+        }
+    }
 }
 
 /// The grid of one dispatch.
@@ -359,6 +379,7 @@ pub fn dispatch(
         for gy in 0..grid.groups[1] {
             for gx in 0..grid.groups[0] {
                 before_group();
+                entry.start_group();
                 let group = Arc::new(Group::new(n_local));
                 let mut handles = Vec::with_capacity(n_local);
                 for index in 0..n_local as u64 {
@@ -447,6 +468,12 @@ fn record(grid: &Grid, g: [u64; 3], index: u64) -> Invocation {
         subgroup_id: index as u32,
         subgroup_local_id: 0,
         _pad: 0,
+        // Subgroup size 1, invocation 0 of its subgroup: only bit 0 exists.
+        subgroup_eq_mask: [1, 0, 0, 0],
+        subgroup_ge_mask: [1, 0, 0, 0],
+        subgroup_gt_mask: [0; 4],
+        subgroup_le_mask: [1, 0, 0, 0],
+        subgroup_lt_mask: [0; 4],
     }
 }
 
@@ -478,6 +505,7 @@ fn dispatch_sequential(
         for gy in 0..grid.groups[1] {
             for gx in 0..grid.groups[0] {
                 before_group();
+                entry.start_group();
                 for index in 0..n_local {
                     let r = record(&grid, [gx, gy, gz], index);
                     // SAFETY: as in `dispatch`.
@@ -559,7 +587,12 @@ mod tests {
         );
         assert_eq!(std::mem::offset_of!(Invocation, subgroup_id), 204);
         assert_eq!(std::mem::offset_of!(Invocation, subgroup_local_id), 208);
-        assert_eq!(std::mem::size_of::<Invocation>(), 216);
+        assert_eq!(std::mem::offset_of!(Invocation, subgroup_eq_mask), 216);
+        assert_eq!(std::mem::offset_of!(Invocation, subgroup_ge_mask), 232);
+        assert_eq!(std::mem::offset_of!(Invocation, subgroup_gt_mask), 248);
+        assert_eq!(std::mem::offset_of!(Invocation, subgroup_le_mask), 264);
+        assert_eq!(std::mem::offset_of!(Invocation, subgroup_lt_mask), 280);
+        assert_eq!(std::mem::size_of::<Invocation>(), 296);
     }
 
     #[test]

@@ -132,6 +132,14 @@ impl Ctx<'_> {
         {
             self.host_privates.push((gid, c));
         }
+        // A Workgroup variable with an initializer (OpConstantNull, from
+        // zero-initialized work-group memory) starts each work-group with it: the
+        // runtime runs the groups one after another in the same module.
+        if let (true, StorageClass::Workgroup, Some(c)) = (host, sc, init)
+            && !matches!(self.m.const_of_id(c), crate::llvm::Const::Poison(_))
+        {
+            self.host_workgroup_inits.push((gid, c));
+        }
         self.m.ty(Type::Ptr(a));
         self.set_global_value(id, Value::Global(gid), ptr_ty)
     }

@@ -12,6 +12,10 @@
 //!   `void <name>.spirv_lift_entry(void **args)`: `args[i]` points at the value of
 //!   parameter `i` (for a pointer parameter, at the pointer), so the runtime calls any
 //!   entry point through one C signature.
+//! - **Work-group memory**: Workgroup variables are ordinary globals shared by the
+//!   threads of a group. `void spirv_lift.begin_group(void)` stores the initializers
+//!   of those that have one (zero-initialized work-group memory); the runtime calls it
+//!   before each work-group.
 //! - **Local size**: when the module fixes it (`LocalSize`, `reqd_work_group_size`),
 //!   `<name>.spirv_lift_local_size` is a constant `[3 x i32]` with it.
 
@@ -43,7 +47,10 @@ pub(crate) fn triple_and_layout() -> (&'static str, &'static str) {
 /// translated code") is, in order: `uint64_t global_id[3], local_id[3], group_id[3],
 /// global_size[3], local_size[3], num_groups[3], global_offset[3], local_index,
 /// global_linear_id; uint32_t work_dim, subgroup_size, subgroup_max_size, num_subgroups,
-/// num_enqueued_subgroups, subgroup_id, subgroup_local_id` (216 bytes with padding).
+/// num_enqueued_subgroups, subgroup_id, subgroup_local_id, (padding),
+/// subgroup_eq_mask[4], subgroup_ge_mask[4], subgroup_gt_mask[4], subgroup_le_mask[4],
+/// subgroup_lt_mask[4]` (296 bytes; the masks are the `uvec4` ballots of the
+/// `Subgroup{Eq,Ge,Gt,Le,Lt}Mask` built-ins, bit 0 of word 0 first).
 pub const INVOCATION_FIELDS: &[(BuiltIn, u32, u32, u32)] = &[
     (BuiltIn::GlobalInvocationId, 0, 3, 64),
     (BuiltIn::LocalInvocationId, 24, 3, 64),
@@ -62,6 +69,11 @@ pub const INVOCATION_FIELDS: &[(BuiltIn, u32, u32, u32)] = &[
     (BuiltIn::NumEnqueuedSubgroups, 200, 1, 32),
     (BuiltIn::SubgroupId, 204, 1, 32),
     (BuiltIn::SubgroupLocalInvocationId, 208, 1, 32),
+    (BuiltIn::SubgroupEqMask, 216, 4, 32),
+    (BuiltIn::SubgroupGeMask, 232, 4, 32),
+    (BuiltIn::SubgroupGtMask, 248, 4, 32),
+    (BuiltIn::SubgroupLeMask, 264, 4, 32),
+    (BuiltIn::SubgroupLtMask, 280, 4, 32),
 ];
 
 impl Ctx<'_> {
@@ -72,6 +84,7 @@ impl Ctx<'_> {
         entries: &[(String, crate::llvm::FuncId, Option<[u32; 3]>)],
     ) -> Result<(), Error> {
         self.host_setter()?;
+        self.host_group_setter();
         for (name, fid, size) in entries {
             self.host_trampoline(name, *fid);
             if let Some(size) = size {
@@ -252,6 +265,35 @@ impl Ctx<'_> {
         );
         self.m.put_function(w, f);
         Ok(())
+    }
+
+    /// `void spirv_lift.begin_group()`: stores the initializer of each Workgroup
+    /// variable that has one, for the work-group about to run.
+    fn host_group_setter(&mut self) {
+        let void = self.m.ty(Type::Void);
+        let w = self
+            .m
+            .add_function("spirv_lift.begin_group", void, CallConv::C);
+        let mut f = self.m.take_function(w);
+        let entry = f.new_block("entry");
+        let mut insts = Vec::new();
+        for (gid, init) in self.host_workgroup_inits.clone() {
+            insts.push(Inst::new(
+                None,
+                InstKind::Store {
+                    val: Value::Const(init),
+                    ptr: Value::Global(gid),
+                    align: None,
+                    volatile: false,
+                    atomic: None,
+                },
+            ));
+        }
+        insts.push(Inst::new(None, InstKind::Ret { val: None }));
+        f.blocks[entry.index()].insts = insts;
+        f.comments
+            .push("Workgroup variables back to their initializers, before each work-group".into());
+        self.m.put_function(w, f);
     }
 
     /// `void <name>.spirv_lift_entry(ptr args)`: calls entry `fid` with `*args[i]` as

@@ -99,6 +99,9 @@ pub(crate) struct Ctx<'a> {
     /// all alias one allocation (SPV_KHR_workgroup_memory_explicit_layout): `Some(None)`
     /// until the first is lowered, then that global and the largest block size.
     pub workgroup_blocks: Option<Option<(crate::llvm::GlobalId, u64)>>,
+    /// Workgroup variables with initializers on the host: (global, initializer), stored
+    /// again by `spirv_lift.begin_group` before each work-group (lower/host.rs).
+    pub host_workgroup_inits: Vec<(crate::llvm::GlobalId, ConstId)>,
     /// Entry points on the host: (name, entry function, fixed local size), for the
     /// trampolines and local-size constants (lower/host.rs).
     pub host_entries: Vec<(String, crate::llvm::FuncId, Option<[u32; 3]>)>,
@@ -299,6 +302,7 @@ impl<'a> Ctx<'a> {
             host_builtins: Vec::new(),
             host_privates: Vec::new(),
             workgroup_blocks: None,
+            host_workgroup_inits: Vec::new(),
             host_entries: Vec::new(),
             buffer_handles: Default::default(),
             convergent_fns: convergent_functions(functions, facts, bound),

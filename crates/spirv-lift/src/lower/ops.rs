@@ -530,12 +530,30 @@ impl FnCtx<'_, '_, '_> {
                         to: ht,
                     },
                 );
-                self.emit_result(
-                    inst,
+                let e = self.emit(
+                    "t",
+                    to,
                     InstKind::Cast {
                         op: CastOp::FPExt,
                         v: t,
                         to,
+                    },
+                );
+                // "Too small to represent as a normalized 16-bit floating-point value":
+                // ±0, so half subnormals are flushed (fptrunc alone keeps them). The
+                // test is on the rounded value: one that rounds up to the smallest
+                // normal stays. NaN fails the comparison and stays NaN.
+                let mag = self.intrinsic("fabs", &[to], to, vec![e])?;
+                let min_normal = self.fconst(to, 6.103_515_625e-5);
+                let tiny = self.cmp_f(FPred::Olt, mag, min_normal);
+                let zero = self.fconst(to, 0.0);
+                let signed_zero = self.intrinsic("copysign", &[to], to, vec![zero, e])?;
+                self.emit_result(
+                    inst,
+                    InstKind::Select {
+                        c: tiny,
+                        a: signed_zero,
+                        b: e,
                     },
                 )?;
             }
