@@ -160,27 +160,7 @@ impl Ctx<'_> {
             let field_ty = self.m.ty(Type::Int(bits));
             let read = |f: &mut Function, k: u32, insts: &mut Vec<Inst>, cx: &mut Self| {
                 let off = cx.int_const(i64t, u64::from(offset + k * bits / 8));
-                let p = f.new_local("p", ptr);
-                insts.push(Inst::new(
-                    Some(p),
-                    InstKind::Gep {
-                        inbounds: true,
-                        src: i8t,
-                        ptr: Value::Local(rec),
-                        indices: vec![Value::Const(off)],
-                    },
-                ));
-                let v = f.new_local("v", field_ty);
-                insts.push(Inst::new(
-                    Some(v),
-                    InstKind::Load {
-                        ty: field_ty,
-                        ptr: Value::Local(p),
-                        align: None,
-                        volatile: false,
-                        atomic: None,
-                    },
-                ));
+                let v = gep_load(f, insts, i8t, rec, off, field_ty, "v");
                 if ebits == bits {
                     return Value::Local(v);
                 }
@@ -329,27 +309,7 @@ impl Ctx<'_> {
         let mut args = Vec::new();
         for (i, (ty, byval)) in params.into_iter().enumerate() {
             let idx = self.int_const(i64t, i as u64);
-            let slot = f.new_local("slot", ptr);
-            insts.push(Inst::new(
-                Some(slot),
-                InstKind::Gep {
-                    inbounds: true,
-                    src: ptr,
-                    ptr: Value::Local(args_p),
-                    indices: vec![Value::Const(idx)],
-                },
-            ));
-            let at = f.new_local("at", ptr);
-            insts.push(Inst::new(
-                Some(at),
-                InstKind::Load {
-                    ty: ptr,
-                    ptr: Value::Local(slot),
-                    align: None,
-                    volatile: false,
-                    atomic: None,
-                },
-            ));
+            let at = gep_load(&mut f, &mut insts, ptr, args_p, idx, ptr, "at");
             if byval {
                 // A by-value aggregate: the slot points at its bytes.
                 let v = if ty == ptr {
@@ -503,4 +463,40 @@ impl FnCtx<'_, '_, '_> {
         let r = self.resize_int(n, to, false);
         self.define(inst, r)
     }
+}
+
+/// Appends `%p = getelementptr inbounds <src>, ptr %base, i64 <index>` and `%<hint> =
+/// load <ty>, ptr %p` to `insts`; the loaded value's local.
+fn gep_load(
+    f: &mut Function,
+    insts: &mut Vec<Inst>,
+    src: TypeId,
+    base: crate::llvm::LocalId,
+    index: crate::llvm::ConstId,
+    ty: TypeId,
+    hint: &str,
+) -> crate::llvm::LocalId {
+    let ptr_ty = f.local_ty(base);
+    let p = f.new_local("p", ptr_ty);
+    insts.push(Inst::new(
+        Some(p),
+        InstKind::Gep {
+            inbounds: true,
+            src,
+            ptr: Value::Local(base),
+            indices: vec![Value::Const(index)],
+        },
+    ));
+    let v = f.new_local(hint, ty);
+    insts.push(Inst::new(
+        Some(v),
+        InstKind::Load {
+            ty,
+            ptr: Value::Local(p),
+            align: None,
+            volatile: false,
+            atomic: None,
+        },
+    ));
+    v
 }
