@@ -2716,10 +2716,8 @@ impl<'a> Parser<'a> {
                 self.next();
                 let len = self.tok.s.len() as u64;
                 self.expect(K::StringConstant, "expected string")?;
-                let elem = match expected.map(|e| self.types.data(e).clone()) {
-                    Some(TyData::Array { elem, .. }) => elem,
-                    _ => self.types.int(8),
-                };
+                // Always `[N x i8]`, whatever type it is given (LLVM 22).
+                let elem = self.types.int(8);
                 let ty = self.types.get(TyData::Array { n: len, elem });
                 konst(ty, CK::Other)
             }
