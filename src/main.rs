@@ -265,9 +265,12 @@ fn verify(cli: &VerifyCli) -> Result<bool> {
 }
 
 /// `FILE:LINE:COL: error: message`, then the source line and a caret under the column,
-/// as clang and LLVM's tools print them (no source line for binary input).
+/// as clang and LLVM's tools print them (no source line for input that is not text).
 fn located_message(name: &str, bytes: &[u8], line: u32, column: u32, message: &str) -> String {
     let mut out = format!("{name}:{line}:{column}: error: {message}\n");
+    if message.starts_with("not LLVM IR text") {
+        return out;
+    }
     let text = match std::str::from_utf8(bytes) {
         Ok(t) if !bytes.contains(&0) => t,
         _ => return out,

@@ -15,8 +15,9 @@
 //! * mutants `opt-22` rejects in its verifier (no line and column) are out of scope and
 //!   only counted.
 //!
-//! `tests/syntax/constructs.ll` (a bit of every construct LLVM prints, accepted by
-//! `opt-22`) is mutated too.
+//! `tests/syntax/constructs.ll` (a bit of every construct LLVM prints) and
+//! `tests/syntax/clang_c_debug.ll` (clang's output with debug info), both accepted by
+//! `opt-22`, are mutated too.
 //!
 //! The summary line (`cargo test --release --test verify_garbage -- --nocapture`) gives
 //! the numbers. The unit cases at the end pin the inputs of the issue: empty and binary
@@ -78,11 +79,14 @@ fn base_modules() -> Vec<(String, String)> {
     // An even spread over files and profiles.
     let step = (all.len() / 40).max(1);
     let mut picked: Vec<(String, String)> = all.into_iter().step_by(step).collect();
-    // Constructs spirv-lift does not write (invoke, landingpad, aliases, debug records, …).
-    let constructs = common::repo_root().join("tests/syntax/constructs.ll");
-    let text = std::fs::read_to_string(&constructs).expect("read tests/syntax/constructs.ll");
-    for k in 0..5 {
-        picked.push((format!("constructs.ll #{k}"), text.clone()));
+    // Constructs spirv-lift does not write (invoke, landingpad, aliases, debug records,
+    // debug-info metadata, …).
+    for file in ["constructs.ll", "clang_c_debug.ll"] {
+        let path = common::repo_root().join("tests/syntax").join(file);
+        let text = std::fs::read_to_string(&path).expect("read tests/syntax/*.ll");
+        for k in 0..5 {
+            picked.push((format!("{file} #{k}"), text.clone()));
+        }
     }
     // For a longer exploration: more modules (e.g. `opt-22 -O2 -S` output) to mutate.
     if let Some(dir) = std::env::var_os("VERIFY_GARBAGE_EXTRA") {
@@ -617,12 +621,14 @@ fn assert_like_opt(contents: &str) {
 }
 
 #[test]
-fn constructs_file_is_read_like_opt_reads_it() {
-    let path = common::repo_root().join("tests/syntax/constructs.ll");
-    assert_eq!(opt_verdict(&path), Verdict::Accepted);
-    let text = std::fs::read(&path).unwrap();
-    let (code, stderr, _, _f) = verify_file(&text, ".ll");
-    assert_eq!(code, 0, "{stderr}");
+fn syntax_fixtures_are_read_like_opt_reads_them() {
+    for file in ["constructs.ll", "clang_c_debug.ll"] {
+        let path = common::repo_root().join("tests/syntax").join(file);
+        assert_eq!(opt_verdict(&path), Verdict::Accepted, "{file}");
+        let text = std::fs::read(&path).unwrap();
+        let (code, stderr, _, _f) = verify_file(&text, ".ll");
+        assert_eq!(code, 0, "{file}: {stderr}");
+    }
 }
 
 #[test]

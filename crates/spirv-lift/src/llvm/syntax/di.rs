@@ -143,9 +143,6 @@ fn fields(node: &str) -> Option<&'static [Field]> {
                 &[
                     o("tag", F::Tag),
                     o("name", STR),
-                    o("file", MD),
-                    o("line", LINE),
-                    o("scope", MD),
                     o("size", F::UnsOrMd),
                     o("align", U32),
                     o("dataSize", U32),
@@ -160,9 +157,6 @@ fn fields(node: &str) -> Option<&'static [Field]> {
                 &[
                     o("tag", F::Tag),
                     o("name", STR),
-                    o("file", MD),
-                    o("line", LINE),
-                    o("scope", MD),
                     o("size", F::UnsOrMd),
                     o("align", U32),
                     o("encoding", F::Ate),
@@ -463,14 +457,14 @@ fn fields(node: &str) -> Option<&'static [Field]> {
     })
 }
 
+/// `DIFlag…` names of LLVM 22 (`llvm/IR/DebugInfoFlags.def`); `DIFlagZero` is not a
+/// flag for the parser (its value is 0).
 const DI_FLAGS: &[&str] = &[
-    "Zero",
     "Private",
     "Protected",
     "Public",
     "FwdDecl",
     "AppleBlock",
-    "BlockByrefStruct",
     "Virtual",
     "Artificial",
     "Explicit",
@@ -481,7 +475,7 @@ const DI_FLAGS: &[&str] = &[
     "StaticMember",
     "LValueReference",
     "RValueReference",
-    "Reserved",
+    "ExportSymbols",
     "SingleInheritance",
     "MultipleInheritance",
     "VirtualInheritance",
@@ -496,6 +490,7 @@ const DI_FLAGS: &[&str] = &[
     "BigEndian",
     "LittleEndian",
     "AllCallsDescribed",
+    "NameIsSimplified",
     "IndirectVirtualBase",
 ];
 
@@ -751,7 +746,7 @@ impl<'a> Parser<'a> {
                 let ok = self.is(K::ChecksumKind)
                     && matches!(self.tok.s.as_str(), "CSK_MD5" | "CSK_SHA1" | "CSK_SHA256");
                 if !ok {
-                    let s = self.tok.s.clone();
+                    let s = self.last_s.clone();
                     return Err(self.tok_error(format!("invalid checksum kind '{s}'")));
                 }
                 self.next();

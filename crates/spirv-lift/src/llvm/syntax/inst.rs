@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use super::keywords::Prim;
 use super::lexer::K;
 use super::parser::{
-    ArgInfo, CK, FnState, PResult, Parser, Val, ValId, cast_is_valid, insert_element_valid,
+    ArgInfo, CK, FnState, PResult, Parser, VK, Val, ValId, cast_is_valid, insert_element_valid,
     shuffle_valid,
 };
 use super::ty::{Ty, TyData};
@@ -31,6 +31,7 @@ impl<'a> Parser<'a> {
         args: Vec<ArgInfo>,
         ret: Ty,
         vararg: bool,
+        key: String,
     ) -> PResult<()> {
         if !self.is(K::LBrace) {
             return Err(self.tok_error("expected '{' in function body"));
@@ -47,9 +48,40 @@ impl<'a> Parser<'a> {
         };
         self.func = Some(st);
         self.number_args(&args);
-        let r = self.parse_function_body_inner();
-        self.func = None;
+        let r = self.resolve_block_addresses(&key).and_then(|()| {
+            self.cur_fn = Some(key.clone());
+            self.parse_function_body_inner()
+        });
+        self.cur_fn = None;
+        let labels = self.func.take().map(|f| {
+            f.vals
+                .into_iter()
+                .filter(|(_, t)| self.types.is_label(*t))
+                .map(|(n, _)| n)
+                .collect()
+        });
+        self.defined_fns.insert(key, labels.unwrap_or_default());
         r
+    }
+
+    /// `blockaddress` constants that named this function before it was defined: their
+    /// labels become forward references to blocks of this body.
+    fn resolve_block_addresses(&mut self, key: &str) -> PResult<()> {
+        let Some((_, labels)) = self.fwd_blockaddr.remove(key) else {
+            return Ok(());
+        };
+        let label = self.types.prim(Prim::Label);
+        for (l, loc) in labels {
+            let r = match &l {
+                VK::LocalId(n) => self.get_local(None, *n, label, loc),
+                VK::LocalName(n) => self.get_local(Some(n), 0, label, loc),
+                _ => continue,
+            };
+            if r.is_err() {
+                return Err(self.error(loc, "referenced value is not a basic block"));
+            }
+        }
+        Ok(())
     }
 
     /// Named arguments by name; unnamed ones get the numbers their list gave them

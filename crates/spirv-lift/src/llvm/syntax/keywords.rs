@@ -610,8 +610,13 @@ const KEYWORDS: &[&str] = &[
 
 /// The keyword `w` as a static string, if LLVM knows it.
 pub(super) fn keyword(w: &str) -> Option<&'static str> {
-    if let Some(&(n, _, _)) = ATTRIBUTES.iter().find(|(n, _, _)| *n == w) {
-        return Some(n);
-    }
-    KEYWORDS.iter().copied().find(|k| *k == w)
+    static TABLE: std::sync::OnceLock<foldhash::HashSet<&'static str>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        ATTRIBUTES
+            .iter()
+            .map(|(n, _, _)| *n)
+            .chain(KEYWORDS.iter().copied())
+            .collect()
+    });
+    table.get(w).copied()
 }

@@ -21,7 +21,9 @@
 //!   checked, nor `blockaddress` labels;
 //! * nesting deeper than 256 levels (types, constants, metadata) is an error here.
 //!
-//! It never panics, and runs in time linear in the input (apart from hashing).
+//! It never panics, and runs in time linear in the input (apart from hashing), on a
+//! thread of its own with a large stack (so deeply nested input cannot overflow the
+//! caller's).
 
 #![warn(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
@@ -49,6 +51,27 @@ use super::reader::ReadError;
 /// The first error LLVM's parser reports, with its 1-based line and column (in bytes,
 /// like LLVM).
 pub fn check(text: &str) -> Result<(), ReadError> {
+    // The parser recurses once per nesting level (types, constants, metadata; at most
+    // 256 levels): it runs on a stack of its own, so the caller's stack size (2 MiB on a
+    // test thread, less elsewhere) does not matter.
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .name("llvm-ir-syntax".into())
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(s, || check_on_this_stack(text))
+        {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            Err(_) => check_on_this_stack(text),
+        }
+    })
+}
+
+/// The parser's stack: ample for 256 nesting levels even in a debug build.
+const PARSER_STACK: usize = 256 << 20;
+
+fn check_on_this_stack(text: &str) -> Result<(), ReadError> {
     let mut p = parser::Parser::new(text);
     let failed = p.run().is_err();
     let err = if failed { p.error_result() } else { None };

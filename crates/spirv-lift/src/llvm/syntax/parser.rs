@@ -137,6 +137,23 @@ pub(super) struct Parser<'a> {
     pub depth: u32,
     /// The function type of the call whose callee is being resolved (for inline asm).
     pub callee_fty: Option<Ty>,
+    /// Defined functions (by [`fn_key`]) and the names of their blocks.
+    pub defined_fns: HashMap<String, HashSet<String>>,
+    /// The function whose body is being read.
+    pub cur_fn: Option<String>,
+    /// `blockaddress` of functions not defined yet: the function's first location and
+    /// each label with its location.
+    pub fwd_blockaddr: BTreeMap<String, (usize, Vec<(VK, usize)>)>,
+    /// The string of the last token that had one (LLVM's `Lex.getStrVal()`).
+    pub last_s: String,
+}
+
+/// How a function is known to `blockaddress`: by name, or by number.
+pub(super) fn fn_key(name: Option<&str>, id: u32) -> String {
+    match name {
+        Some(n) => n.to_string(),
+        None => format!("\0{id}"),
+    }
 }
 
 const MAX_DEPTH: u32 = 256;
@@ -166,6 +183,10 @@ impl<'a> Parser<'a> {
             func: None,
             depth: 0,
             callee_fty: None,
+            defined_fns: HashMap::new(),
+            cur_fn: None,
+            fwd_blockaddr: BTreeMap::new(),
+            last_s: String::new(),
         }
     }
 
@@ -179,6 +200,25 @@ impl<'a> Parser<'a> {
 
     pub fn next(&mut self) {
         self.tok = self.lex.lex();
+        if matches!(
+            self.tok.kind,
+            K::LabelStr
+                | K::GlobalVar
+                | K::LocalVar
+                | K::ComdatVar
+                | K::MetadataVar
+                | K::StringConstant
+                | K::Dwarf
+                | K::FixedPointKind
+                | K::DIFlag
+                | K::DISPFlag
+                | K::ChecksumKind
+                | K::EmissionKind
+                | K::NameTableKind
+                | K::DbgRecordType
+        ) {
+            self.last_s.clone_from(&self.tok.s);
+        }
     }
 
     pub fn error(&mut self, loc: usize, msg: impl Into<String>) -> Fail {
@@ -389,6 +429,9 @@ impl<'a> Parser<'a> {
     }
 
     fn validate_end_of_module(&mut self) -> PResult<()> {
+        if let Some(&(loc, _)) = self.fwd_blockaddr.values().next() {
+            return Err(self.error(loc, "expected function name in blockaddress"));
+        }
         if let Some((&id, &(_, Some(loc)))) =
             self.numbered_types.iter().find(|(_, (_, l))| l.is_some())
         {
@@ -2047,21 +2090,28 @@ impl<'a> Parser<'a> {
         while self.is(K::MetadataVar) {
             self.parse_metadata_attachment()?;
         }
-        self.parse_function_header(false)?;
+        let (_, _, _, key) = self.parse_function_header(false)?;
+        if let Some(&(loc, _)) = self.fwd_blockaddr.get(&key) {
+            return Err(self.error(loc, "cannot take blockaddress inside a declaration"));
+        }
         Ok(())
     }
 
     fn parse_define(&mut self) -> PResult<()> {
         self.next();
-        let (args, ret, vararg) = self.parse_function_header(true)?;
+        let (args, ret, vararg, key) = self.parse_function_header(true)?;
         while self.is(K::MetadataVar) {
             self.parse_metadata_attachment()?;
         }
-        self.parse_function_body(args, ret, vararg)
+        self.parse_function_body(args, ret, vararg, key)
     }
 
-    /// The header of a `declare` or `define`: its arguments, return type, varargs.
-    fn parse_function_header(&mut self, is_define: bool) -> PResult<(Vec<ArgInfo>, Ty, bool)> {
+    /// The header of a `declare` or `define`: its arguments, return type, varargs, and
+    /// its [`fn_key`].
+    fn parse_function_header(
+        &mut self,
+        is_define: bool,
+    ) -> PResult<(Vec<ArgInfo>, Ty, bool, String)> {
         let linkage_loc = self.tok.loc;
         let (linkage, vis, dll) = self.parse_optional_linkage()?;
         self.parse_optional_calling_conv()?;
@@ -2138,6 +2188,10 @@ impl<'a> Parser<'a> {
             return Err(self.error(ret_loc, "functions with 'sret' argument must return void"));
         }
         let pft = self.types.ptr(aspace);
+        let key = fn_key(
+            name.as_deref().filter(|n| !n.is_empty()),
+            id.unwrap_or(self.next_global_id),
+        );
         match &name {
             Some(n) if !n.is_empty() => {
                 if let Some(f) = self.fwd_globals.remove(n) {
@@ -2201,7 +2255,7 @@ impl<'a> Parser<'a> {
                 return Err(self.error(loc, msg));
             }
         }
-        Ok((args, ret, vararg))
+        Ok((args, ret, vararg, key))
     }
 
     // -----------------------------------------------------------------------------
@@ -2286,7 +2340,7 @@ impl<'a> Parser<'a> {
     // -----------------------------------------------------------------------------
     // Local value references
 
-    fn get_local(&mut self, name: Option<&str>, id: u32, ty: Ty, loc: usize) -> PResult<Val> {
+    pub fn get_local(&mut self, name: Option<&str>, id: u32, ty: Ty, loc: usize) -> PResult<Val> {
         let printed = match name {
             Some(n) => format!("%{n}"),
             None => format!("%{id}"),
@@ -2662,10 +2716,8 @@ impl<'a> Parser<'a> {
                 self.next();
                 let len = self.tok.s.len() as u64;
                 self.expect(K::StringConstant, "expected string")?;
-                let elem = match expected.map(|e| self.types.data(e).clone()) {
-                    Some(TyData::Array { elem, .. }) => elem,
-                    _ => self.types.int(8),
-                };
+                // Always `[N x i8]`, whatever type it is given (LLVM 22).
+                let elem = self.types.int(8);
                 let ty = self.types.get(TyData::Array { n: len, elem });
                 konst(ty, CK::Other)
             }
@@ -2692,6 +2744,73 @@ impl<'a> Parser<'a> {
                 }
                 if !matches!(l.kind, VK::LocalId(_) | VK::LocalName(_)) {
                     return Err(self.error(l.loc, "expected basic block name in blockaddress"));
+                }
+                let (key, gv) = match &f.kind {
+                    VK::GlobalId(n) => (fn_key(None, *n), self.numbered_globals.get(n).copied()),
+                    VK::GlobalName(n) if !self.fwd_globals.contains_key(n) => {
+                        (fn_key(Some(n), 0), self.globals.get(n).copied())
+                    }
+                    VK::GlobalName(n) => (fn_key(Some(n), 0), None),
+                    _ => (String::new(), None),
+                };
+                if let Some(g) = gv {
+                    if !g.is_func {
+                        return Err(self.error(f.loc, "expected function name in blockaddress"));
+                    }
+                    if self.cur_fn.as_deref() == Some(key.as_str()) {
+                        let label = self.types.prim(Prim::Label);
+                        let r = match &l.kind {
+                            VK::LocalId(n) => self.get_local(None, *n, label, l.loc),
+                            VK::LocalName(n) => self.get_local(Some(n), 0, label, l.loc),
+                            _ => Ok(Val {
+                                ty: label,
+                                c: CK::Other,
+                            }),
+                        };
+                        if r.is_err() {
+                            return Err(self.error(l.loc, "referenced value is not a basic block"));
+                        }
+                    } else if let Some(labels) = self.defined_fns.get(&key) {
+                        match &l.kind {
+                            VK::LocalId(_) => {
+                                return Err(self.error(
+                                    l.loc,
+                                    "cannot take address of numeric label after the function is \
+                                     defined",
+                                ));
+                            }
+                            VK::LocalName(n) if !labels.contains(n) => {
+                                return Err(
+                                    self.error(l.loc, "referenced value is not a basic block")
+                                );
+                            }
+                            _ => {}
+                        }
+                    } else {
+                        return Err(
+                            self.error(f.loc, "cannot take blockaddress inside a declaration")
+                        );
+                    }
+                } else {
+                    let entry = self.fwd_blockaddr.entry(key).or_insert((f.loc, Vec::new()));
+                    let same_label = |a: &VK, b: &VK| match (a, b) {
+                        (VK::LocalId(x), VK::LocalId(y)) => x == y,
+                        (VK::LocalName(x), VK::LocalName(y)) => x == y,
+                        _ => false,
+                    };
+                    let new_pair = !entry.1.iter().any(|(k, _)| same_label(k, &l.kind));
+                    if new_pair {
+                        entry.1.push((l.kind.clone(), l.loc));
+                        if let Some(e) = expected
+                            && !self.types.is_ptr(e)
+                        {
+                            let msg = format!(
+                                "type of blockaddress must be a pointer and not '{}'",
+                                self.ty_name(e)
+                            );
+                            return Err(self.error(loc, msg));
+                        }
+                    }
                 }
                 let aspace = match expected {
                     Some(e) => match self.types.ptr_aspace(e) {
