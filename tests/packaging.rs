@@ -85,3 +85,56 @@ fn command_line_depends_on_the_library() {
         );
     }
 }
+
+/// Every package carries what `cargo publish` and a distribution packager read: a
+/// description, a license whose text is in the repository, keywords, categories and a
+/// README that exists; the CHANGELOG exists and has an entry for the current version.
+/// (`repository` is not required: the project has no public address yet.)
+#[test]
+fn packages_carry_their_metadata() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let out = common::run(Command::new(cargo).current_dir(common::repo_root()).args([
+        "metadata",
+        "--offline",
+        "--no-deps",
+        "--format-version",
+        "1",
+    ]));
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
+    let packages = meta["packages"].as_array().expect("packages");
+    assert!(
+        packages.len() >= 2,
+        "expected the library and the command line, got {}",
+        packages.len()
+    );
+    let root = common::repo_root();
+    assert!(root.join("LICENSE").is_file(), "LICENSE is missing");
+    let changelog = std::fs::read_to_string(root.join("CHANGELOG.md")).expect("CHANGELOG.md");
+    for p in packages {
+        let name = p["name"].as_str().unwrap_or("?");
+        let text = |k: &str| p[k].as_str().unwrap_or("").to_string();
+        assert!(text("description").len() > 20, "{name}: no description");
+        assert_eq!(text("license"), "MIT", "{name}: license");
+        for k in ["keywords", "categories"] {
+            let n = p[k].as_array().map_or(0, Vec::len);
+            assert!(n > 0, "{name}: no {k}");
+        }
+        let manifest = std::path::PathBuf::from(text("manifest_path"));
+        let readme = manifest.parent().expect("package dir").join(text("readme"));
+        assert!(
+            readme.is_file(),
+            "{name}: readme {} missing",
+            readme.display()
+        );
+        let version = text("version");
+        assert!(
+            changelog.contains(&format!("## {version}")),
+            "{name}: CHANGELOG.md has no `## {version}` entry"
+        );
+    }
+}
