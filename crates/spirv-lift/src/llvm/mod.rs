@@ -242,6 +242,9 @@ pub struct Module {
     md_map: HashMap<Vec<MdOperand>, MdId>,
     global_names: Namer,
     func_by_name: HashMap<String, FuncId>,
+    /// The first constant made that its type cannot hold ([`typecheck::check_const`]),
+    /// until the lowering takes it ([`Module::take_invalid_const`]).
+    invalid_const: Option<String>,
 }
 
 impl Module {
@@ -303,10 +306,22 @@ impl Module {
         if let Some(id) = self.const_map.get(&c) {
             return *id;
         }
+        if self.invalid_const.is_none()
+            && let Err(e) = typecheck::check_const(self, &c)
+        {
+            self.invalid_const = Some(e);
+        }
         let id = ConstId(self.consts.len() as u32);
         self.consts.push(c.clone());
         self.const_map.insert(c, id);
         id
+    }
+
+    /// The message for the first constant made since the last call that its type cannot
+    /// hold (an array constant shorter than its type, say): the lowering turns it into an
+    /// error at the SPIR-V instruction that made it.
+    pub fn take_invalid_const(&mut self) -> Option<String> {
+        self.invalid_const.take()
     }
 
     /// The constant behind an id.
@@ -333,6 +348,8 @@ impl Module {
     /// Adds a global variable with a unique name derived from `hint`.
     pub fn add_global(&mut self, hint: &str, mut g: Global) -> GlobalId {
         g.name = self.global_names.unique(hint);
+        // Its value's type, `ptr addrspace(N)`, exists for `value_type`.
+        self.ty(Type::Ptr(g.addrspace));
         self.globals.push(g);
         GlobalId((self.globals.len() - 1) as u32)
     }
@@ -357,6 +374,8 @@ impl Module {
 
     /// Adds a function with a unique name derived from `hint` and returns its id.
     pub fn add_function(&mut self, hint: &str, ret: TypeId, cc: CallConv) -> FuncId {
+        // A function's value type, `ptr`, exists for `value_type`.
+        self.ty(Type::Ptr(0));
         let name = self.global_names.unique(hint);
         let f = Function {
             name: name.clone(),

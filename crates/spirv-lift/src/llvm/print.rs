@@ -19,12 +19,28 @@ pub fn write_module<W: Write + ?Sized>(w: &mut W, m: &Module) -> Result {
     write_epilogue(w, m)
 }
 
+/// `; text` on one line: a line break in the text (an entry point's name may hold one)
+/// is written `\n` / `\r`, so that it cannot end the comment.
+fn write_comment<W: Write + ?Sized>(w: &mut W, text: &str) -> Result {
+    w.write_str("; ")?;
+    for part in text.split_inclusive(['\n', '\r']) {
+        match part.strip_suffix('\n') {
+            Some(p) => write!(w, "{p}\\n")?,
+            None => match part.strip_suffix('\r') {
+                Some(p) => write!(w, "{p}\\r")?,
+                None => w.write_str(part)?,
+            },
+        }
+    }
+    writeln!(w)
+}
+
 /// The part of a module before its functions: header comments, target, struct types and
 /// globals. [`write_module`] is this, then [`write_function_entry`] per function, then
 /// [`write_epilogue`]; a streaming writer calls them as the parts become final.
 pub(crate) fn write_prologue<W: Write + ?Sized>(w: &mut W, m: &Module) -> Result {
     for c in &m.header_comments {
-        writeln!(w, "; {c}")?;
+        write_comment(w, c)?;
     }
     if let Some(dl) = &m.datalayout {
         writeln!(w, "target datalayout = \"{dl}\"")?;
@@ -343,7 +359,7 @@ fn cc_str(cc: CallConv) -> &'static str {
 
 fn write_function<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function) -> Result {
     for c in &f.comments {
-        writeln!(w, "; {c}")?;
+        write_comment(w, c)?;
     }
     let decl = f.is_declaration();
     w.write_str(if decl { "declare " } else { "define " })?;

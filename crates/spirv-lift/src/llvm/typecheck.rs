@@ -4,8 +4,15 @@
 //! instruction's declared result type disagree with its operands (e.g. an `OpFAdd` whose
 //! result type is a pointer). Checking each instruction as it is emitted turns that into a
 //! typed error at the SPIR-V instruction instead of IR that LLVM rejects.
+//!
+//! Beyond operand/result agreement it knows the rules of LLVM's parser and verifier that
+//! the lowering can run into on malformed input: cast opcodes valid for their types
+//! (`CastInst::castIsValid`), `getelementptr` indices (integers; struct indices constant
+//! `i32` in range; only through aggregates), constants whose element count and types
+//! match their aggregate type ([`check_const`]), and the overload types of the intrinsics
+//! the lowering calls ([`check_intrinsic`]).
 
-use super::{Function, Inst, InstKind, Module, Type, TypeId, Value};
+use super::{CastOp, Const, Function, Inst, InstKind, Module, Type, TypeId, Value};
 
 fn is_int_like(m: &Module, t: TypeId) -> bool {
     match m.type_of_id(t) {
@@ -36,6 +43,268 @@ fn is_bool_like_of(m: &Module, b: TypeId, of: TypeId) -> bool {
         (Type::Vector(n, e), Some(k)) => *n == k && bool_ok(*e),
         (Type::Int(1), None) => true,
         _ => false,
+    }
+}
+
+fn is_int(m: &Module, t: TypeId) -> bool {
+    matches!(m.type_of_id(t), Type::Int(_))
+}
+
+/// Width in bits of a scalar or vector of scalars (pointers count as 64).
+fn bits(m: &Module, t: TypeId) -> Option<u64> {
+    match m.type_of_id(t) {
+        Type::Vector(n, e) => bits(m, *e).map(|b| b * u64::from(*n)),
+        Type::Ptr(_) => Some(64),
+        ty => ty.scalar_bits().map(u64::from),
+    }
+}
+
+/// The element type of a vector, or the type itself.
+fn scalar_of(m: &Module, t: TypeId) -> TypeId {
+    match m.type_of_id(t) {
+        Type::Vector(_, e) => *e,
+        _ => t,
+    }
+}
+
+/// Whether `op` may convert `from` to `to` (LLVM's `CastInst::castIsValid`).
+fn cast_ok(m: &Module, op: CastOp, from: TypeId, to: TypeId) -> bool {
+    let (sf, st) = (scalar_of(m, from), scalar_of(m, to));
+    let same_shape = lanes(m, from) == lanes(m, to);
+    let w = |t: TypeId| m.type_of_id(t).scalar_bits().unwrap_or(0);
+    let int = |t: TypeId| matches!(m.type_of_id(t), Type::Int(_));
+    let float = |t: TypeId| m.type_of_id(t).is_float();
+    let ptr_as = |t: TypeId| match m.type_of_id(t) {
+        Type::Ptr(a) => Some(*a),
+        _ => None,
+    };
+    match op {
+        CastOp::Trunc => same_shape && int(sf) && int(st) && w(sf) > w(st),
+        CastOp::ZExt | CastOp::SExt => same_shape && int(sf) && int(st) && w(sf) < w(st),
+        CastOp::FPTrunc => same_shape && float(sf) && float(st) && w(sf) > w(st),
+        CastOp::FPExt => same_shape && float(sf) && float(st) && w(sf) < w(st),
+        CastOp::FPToUI | CastOp::FPToSI => same_shape && float(sf) && int(st),
+        CastOp::UIToFP | CastOp::SIToFP => same_shape && int(sf) && float(st),
+        CastOp::PtrToInt => same_shape && ptr_as(sf).is_some() && int(st),
+        CastOp::IntToPtr => same_shape && int(sf) && ptr_as(st).is_some(),
+        CastOp::AddrSpaceCast => {
+            same_shape && matches!((ptr_as(sf), ptr_as(st)), (Some(a), Some(b)) if a != b)
+        }
+        CastOp::BitCast => match (ptr_as(sf), ptr_as(st)) {
+            (Some(a), Some(b)) => same_shape && a == b,
+            (None, None) => {
+                let first_class = |t: TypeId| {
+                    matches!(m.type_of_id(t), Type::Int(_) | Type::Vector(..))
+                        || m.type_of_id(t).is_float()
+                };
+                first_class(from) && first_class(to) && bits(m, from) == bits(m, to)
+            }
+            _ => false,
+        },
+    }
+}
+
+/// Whether `getelementptr src, ptr, indices…` is one LLVM reads: integer (not vector)
+/// indices, each after the first stepping into an array, a vector or a struct, struct
+/// indices constant `i32` in range.
+fn gep_ok(m: &Module, f: &Function, src: TypeId, indices: &[Value]) -> bool {
+    if matches!(m.type_of_id(src), Type::Void | Type::Token | Type::Metadata) {
+        return false;
+    }
+    let mut cur = src;
+    for (k, &ix) in indices.iter().enumerate() {
+        if !is_int(m, m.value_type(f, ix)) {
+            return false;
+        }
+        if k == 0 {
+            continue;
+        }
+        cur = match m.type_of_id(cur) {
+            Type::Array(_, e) | Type::Vector(_, e) => *e,
+            Type::Struct(_) | Type::Packed(_) | Type::Named(_) => {
+                let Value::Const(c) = ix else { return false };
+                let (Const::Int(t, v), Some(fields)) = (m.const_of_id(c), m.struct_fields(cur))
+                else {
+                    return false;
+                };
+                if m.type_of_id(*t) != &Type::Int(32) {
+                    return false;
+                }
+                match usize::try_from(*v).ok().and_then(|i| fields.get(i)) {
+                    Some(t) => *t,
+                    None => return false,
+                }
+            }
+            _ => return false,
+        };
+    }
+    true
+}
+
+/// Checks that a constant's type holds it: integers fit their width, aggregates have as
+/// many elements as their type and of its element types.
+pub fn check_const(m: &Module, c: &Const) -> Result<(), String> {
+    let of = |id: &super::ConstId| super::const_type(m.const_of_id(*id));
+    let ok = match c {
+        Const::Int(t, v) => match m.type_of_id(*t) {
+            Type::Int(w) => *w >= 128 || *v >> *w == 0,
+            _ => false,
+        },
+        Const::Float(t, _) => m.type_of_id(*t).is_float(),
+        Const::Aggregate(t, elems) => match m.type_of_id(*t) {
+            Type::Array(n, e) => elems.len() as u64 == *n && elems.iter().all(|x| of(x) == *e),
+            Type::Vector(n, e) => elems.len() == *n as usize && elems.iter().all(|x| of(x) == *e),
+            Type::Struct(_) | Type::Packed(_) | Type::Named(_) => {
+                m.struct_fields(*t).is_some_and(|fields| {
+                    fields.len() == elems.len()
+                        && fields.iter().zip(elems).all(|(ft, x)| of(x) == *ft)
+                })
+            }
+            _ => false,
+        },
+        Const::Null(_) | Const::Zero(_) | Const::Undef(_) | Const::Poison(_) => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        let mut ty = String::new();
+        super::write_type_string(m, super::const_type(c), &mut ty);
+        Err(format!("a constant that its type {ty} cannot hold"))
+    }
+}
+
+/// What the operands of an intrinsic must be, by the intrinsic's base name.
+#[derive(Clone, Copy)]
+enum Rule {
+    /// `T f(T…)` on floats or float vectors, with this many operands.
+    Float(usize),
+    /// `T f(T…)` on integers or integer vectors, with this many operands.
+    Int(usize),
+    /// `T f(T, i1)` on integers (`ctlz`, `cttz`, `abs`).
+    IntFlag,
+    /// `bswap`: integers of a multiple of 16 bits.
+    Bswap,
+    /// `i1 is.fpclass(T, i32)`, lanes as T's.
+    FpClass,
+    /// `I fptosi.sat(F)`: float to integer, same lanes.
+    FpToIntSat,
+    /// `T ldexp(T, I)` / `powi`: float and integer exponent, same lanes.
+    FloatIntExp,
+}
+
+/// The intrinsics whose overloads are checked (LLVM LangRef); others are not.
+const RULES: &[(&str, Rule)] = &[
+    ("fabs", Rule::Float(1)),
+    ("sqrt", Rule::Float(1)),
+    ("sin", Rule::Float(1)),
+    ("cos", Rule::Float(1)),
+    ("tan", Rule::Float(1)),
+    ("exp", Rule::Float(1)),
+    ("exp2", Rule::Float(1)),
+    ("exp10", Rule::Float(1)),
+    ("log", Rule::Float(1)),
+    ("log2", Rule::Float(1)),
+    ("log10", Rule::Float(1)),
+    ("floor", Rule::Float(1)),
+    ("ceil", Rule::Float(1)),
+    ("trunc", Rule::Float(1)),
+    ("rint", Rule::Float(1)),
+    ("nearbyint", Rule::Float(1)),
+    ("round", Rule::Float(1)),
+    ("roundeven", Rule::Float(1)),
+    ("canonicalize", Rule::Float(1)),
+    ("pow", Rule::Float(2)),
+    ("minnum", Rule::Float(2)),
+    ("maxnum", Rule::Float(2)),
+    ("minimum", Rule::Float(2)),
+    ("maximum", Rule::Float(2)),
+    ("copysign", Rule::Float(2)),
+    ("fma", Rule::Float(3)),
+    ("fmuladd", Rule::Float(3)),
+    ("ctpop", Rule::Int(1)),
+    ("bitreverse", Rule::Int(1)),
+    ("smax", Rule::Int(2)),
+    ("smin", Rule::Int(2)),
+    ("umax", Rule::Int(2)),
+    ("umin", Rule::Int(2)),
+    ("sadd.sat", Rule::Int(2)),
+    ("uadd.sat", Rule::Int(2)),
+    ("ssub.sat", Rule::Int(2)),
+    ("usub.sat", Rule::Int(2)),
+    ("fshl", Rule::Int(3)),
+    ("fshr", Rule::Int(3)),
+    ("ctlz", Rule::IntFlag),
+    ("cttz", Rule::IntFlag),
+    ("abs", Rule::IntFlag),
+    ("bswap", Rule::Bswap),
+    ("is.fpclass", Rule::FpClass),
+    ("fptosi.sat", Rule::FpToIntSat),
+    ("fptoui.sat", Rule::FpToIntSat),
+    ("ldexp", Rule::FloatIntExp),
+    ("powi", Rule::FloatIntExp),
+];
+
+/// Checks a call of `llvm.<base>.<overloads>` against the base's rule: the operand and
+/// result types LLVM's verifier accepts for it ("Intrinsic has incorrect argument type").
+pub fn check_intrinsic(
+    m: &Module,
+    name: &str,
+    params: &[TypeId],
+    ret: TypeId,
+) -> Result<(), String> {
+    let Some(rest) = name.strip_prefix("llvm.") else {
+        return Ok(());
+    };
+    // The longest base that the name continues with `.` (`sadd.sat` before `sadd`).
+    let Some(&(base, rule)) = RULES
+        .iter()
+        .filter(|(b, _)| {
+            rest.strip_prefix(b)
+                .is_some_and(|r| r.is_empty() || r.starts_with('.'))
+        })
+        .max_by_key(|(b, _)| b.len())
+    else {
+        return Ok(());
+    };
+    let i1 = |t: TypeId| m.type_of_id(t) == &Type::Int(1);
+    let all_ret = |n: usize| params.len() == n && params.iter().all(|p| *p == ret);
+    let ok = match rule {
+        Rule::Float(n) => is_float_like(m, ret) && all_ret(n),
+        Rule::Int(n) => is_int_like(m, ret) && all_ret(n),
+        Rule::IntFlag => {
+            is_int_like(m, ret) && params.len() == 2 && params[0] == ret && i1(params[1])
+        }
+        Rule::Bswap => {
+            is_int_like(m, ret)
+                && all_ret(1)
+                && m.type_of_id(scalar_of(m, ret))
+                    .scalar_bits()
+                    .is_some_and(|b| b % 16 == 0)
+        }
+        Rule::FpClass => {
+            params.len() == 2
+                && is_float_like(m, params[0])
+                && m.type_of_id(params[1]) == &Type::Int(32)
+                && is_bool_like_of(m, ret, params[0])
+        }
+        Rule::FpToIntSat => {
+            params.len() == 1
+                && is_float_like(m, params[0])
+                && is_int_like(m, ret)
+                && lanes(m, ret) == lanes(m, params[0])
+        }
+        Rule::FloatIntExp => {
+            params.len() == 2
+                && is_float_like(m, ret)
+                && params[0] == ret
+                && is_int_like(m, params[1])
+                && lanes(m, params[1]) == lanes(m, ret)
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("type mismatch in a call of llvm.{base}"))
     }
 }
 
@@ -109,12 +378,18 @@ pub fn check_inst(m: &Module, f: &Function, inst: &Inst) -> Result<(), String> {
                 matches!(m.type_of_id(ty(*c)), Type::Int(1)) || is_bool_like_of(m, ty(*c), t);
             want(cond_ok && ty(*b) == t && res == Some(t), "a select")
         }
-        InstKind::Cast { to, .. } => want(res == Some(*to), "a conversion"),
+        InstKind::Cast { op, v, to } => want(
+            res == Some(*to) && cast_ok(m, *op, ty(*v), *to),
+            "a conversion",
+        ),
         InstKind::Load { ty: t, ptr, .. } => want(is_ptr(ty(*ptr)) && res == Some(*t), "a load"),
         InstKind::Store { ptr, .. } => want(is_ptr(ty(*ptr)), "a store"),
-        InstKind::Gep { ptr, .. } => {
-            want(is_ptr(ty(*ptr)) && res == Some(ty(*ptr)), "an access chain")
-        }
+        InstKind::Gep {
+            ptr, src, indices, ..
+        } => want(
+            is_ptr(ty(*ptr)) && res == Some(ty(*ptr)) && gep_ok(m, f, *src, indices),
+            "an access chain",
+        ),
         InstKind::Call {
             callee, args, ret, ..
         } => {
@@ -132,6 +407,8 @@ pub fn check_inst(m: &Module, f: &Function, inst: &Inst) -> Result<(), String> {
                     .zip(args)
                     .all(|(p, a)| cf.local_ty(*p) == ty(*a));
                 want(arity && params_ok && cf.ret == *ret, "a call's arguments")?;
+                let params: Vec<TypeId> = cf.params.iter().map(|p| cf.local_ty(*p)).collect();
+                check_intrinsic(m, &cf.name, &params, cf.ret)?;
             }
             want(res.is_none() || res == Some(*ret), "a call's result")
         }
@@ -198,5 +475,78 @@ pub fn check_inst(m: &Module, f: &Function, inst: &Inst) -> Result<(), String> {
         | InstKind::Fence { .. }
         | InstKind::Br { .. }
         | InstKind::Unreachable => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module() -> Module {
+        Module::new("spirv64-unknown-unknown")
+    }
+
+    #[test]
+    fn intrinsic_overloads_follow_langref() {
+        let mut m = module();
+        let (i1, i32_, f32_) = (m.ty(Type::Int(1)), m.ty(Type::Int(32)), m.ty(Type::Float));
+        let v4f = m.ty(Type::Vector(4, f32_));
+        let v4i1 = m.ty(Type::Vector(4, i1));
+        let i8_ = m.ty(Type::Int(8));
+        // The classes the issue found: smax on floats, sadd.sat on a float vector,
+        // fmuladd on integers, is.fpclass on an integer.
+        assert!(check_intrinsic(&m, "llvm.smax.f32", &[f32_, f32_], f32_).is_err());
+        assert!(check_intrinsic(&m, "llvm.sadd.sat.v4f32", &[v4f, v4f], v4f).is_err());
+        assert!(check_intrinsic(&m, "llvm.fmuladd.i32", &[i32_, i32_, i32_], i32_).is_err());
+        assert!(check_intrinsic(&m, "llvm.is.fpclass.i32", &[i32_, i32_], i1).is_err());
+        assert!(check_intrinsic(&m, "llvm.bswap.i8", &[i8_], i8_).is_err());
+        assert!(check_intrinsic(&m, "llvm.ctlz.i32", &[i32_], i32_).is_err());
+        // And what LLVM takes.
+        assert!(check_intrinsic(&m, "llvm.smax.i32", &[i32_, i32_], i32_).is_ok());
+        assert!(check_intrinsic(&m, "llvm.sadd.sat.i32", &[i32_, i32_], i32_).is_ok());
+        assert!(check_intrinsic(&m, "llvm.fmuladd.v4f32", &[v4f, v4f, v4f], v4f).is_ok());
+        assert!(check_intrinsic(&m, "llvm.is.fpclass.v4f32", &[v4f, i32_], v4i1).is_ok());
+        assert!(check_intrinsic(&m, "llvm.ctlz.i32", &[i32_, i1], i32_).is_ok());
+        assert!(check_intrinsic(&m, "llvm.fptosi.sat.i32.f32", &[f32_], i32_).is_ok());
+        // `sadd` alone is not `sadd.sat`; names without a rule are not judged.
+        assert!(check_intrinsic(&m, "llvm.sadd.with.overflow.i32", &[i32_, i32_], i1).is_ok());
+        assert!(check_intrinsic(&m, "llvm.amdgcn.ballot.i32", &[i1], i32_).is_ok());
+    }
+
+    #[test]
+    fn casts_follow_cast_is_valid() {
+        let mut m = module();
+        let (i32_, i64_, f32_) = (m.ty(Type::Int(32)), m.ty(Type::Int(64)), m.ty(Type::Float));
+        let v4i = m.ty(Type::Vector(4, i32_));
+        let v2i = m.ty(Type::Vector(2, i32_));
+        let (p1, p3) = (m.ty(Type::Ptr(1)), m.ty(Type::Ptr(3)));
+        assert!(!cast_ok(&m, CastOp::BitCast, i64_, v4i)); // 64 vs 128 bits
+        assert!(cast_ok(&m, CastOp::BitCast, i64_, v2i));
+        assert!(!cast_ok(&m, CastOp::ZExt, p1, i64_));
+        assert!(!cast_ok(&m, CastOp::ZExt, i64_, i32_));
+        assert!(cast_ok(&m, CastOp::ZExt, i32_, i64_));
+        assert!(!cast_ok(&m, CastOp::BitCast, p1, i64_));
+        assert!(cast_ok(&m, CastOp::PtrToInt, p1, i64_));
+        assert!(!cast_ok(&m, CastOp::AddrSpaceCast, p1, p1));
+        assert!(cast_ok(&m, CastOp::AddrSpaceCast, p1, p3));
+        assert!(!cast_ok(&m, CastOp::FPToSI, i32_, f32_));
+        assert!(cast_ok(&m, CastOp::SIToFP, i32_, f32_));
+        assert!(!cast_ok(&m, CastOp::SIToFP, v4i, f32_));
+    }
+
+    #[test]
+    fn constants_match_their_types() {
+        let mut m = module();
+        let i8_ = m.ty(Type::Int(8));
+        let arr = m.ty(Type::Array(3, i8_));
+        let big = m.ty(Type::Array(u64::MAX - 5, i8_));
+        let v2 = m.ty(Type::Vector(2, i8_));
+        let x = m.constant(Const::Int(i8_, 7));
+        assert!(check_const(&m, &Const::Aggregate(arr, vec![x; 3])).is_ok());
+        assert!(check_const(&m, &Const::Aggregate(arr, vec![x; 2])).is_err());
+        assert!(check_const(&m, &Const::Aggregate(big, vec![x; 3])).is_err());
+        assert!(check_const(&m, &Const::Aggregate(v2, vec![x; 3])).is_err());
+        assert!(check_const(&m, &Const::Int(i8_, 256)).is_err());
+        assert!(check_const(&m, &Const::Int(i8_, 255)).is_ok());
     }
 }

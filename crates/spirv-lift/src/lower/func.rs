@@ -156,6 +156,9 @@ pub(crate) fn lower_function(
             if let Some(msg) = fx.type_error.take() {
                 return Err(inst.invalid(format!("{msg}: the operand and result types disagree")));
             }
+            if let Some(msg) = fx.cx.m.take_invalid_const() {
+                return Err(inst.invalid(msg));
+            }
         }
     }
     fx.fill_phis()?;

@@ -199,6 +199,9 @@ pub(crate) fn lower_module_into(
     for inst in &spv.globals {
         cx.lower_global_inst(inst)
             .map_err(|e| e.or_at(&inst.location()))?;
+        if let Some(msg) = cx.m.take_invalid_const() {
+            return Err(inst.invalid(msg));
+        }
     }
     cx.finish_workgroup_blocks();
     cx.finish_resources(functions, &facts);
