@@ -66,7 +66,7 @@ verify_one() {
                 >"$keep/failures/$name.txt"
             # The class: the first error line, file name, numbers and names masked.
             printf '%s\t%s\n' "$opt" "$(printf '%s\n' "$msg" | grep -m1 -i 'error\|invalid\|must\|expected' |
-                sed -E 's/^[^ ]*: //; s/%[A-Za-z0-9._]+/%_/g; s/@[A-Za-z0-9._]+/@_/g; s/[0-9]+/N/g' | cut -c1-120)|spirv-val $val"
+                sed -E 's/^[^ ]*: //; s/^[^ ]*\.ll(:[0-9]+:[0-9]+)?: //; s/%[A-Za-z0-9._]+/%_/g; s/@[A-Za-z0-9._]+/@_/g; s/[0-9]+/N/g' | cut -c1-120)|spirv-val $val"
             return
         fi
     done
