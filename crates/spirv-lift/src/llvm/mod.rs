@@ -209,7 +209,10 @@ impl Function {
     }
 }
 
-/// A whole LLVM module.
+/// A whole LLVM module: what [`translate`](crate::translate) returns. It prints as LLVM
+/// IR text ([`Display`](std::fmt::Display), [`Module::write_to`], [`Module::write_io`]);
+/// its target triple and the translation's warnings are public fields. The instructions
+/// themselves are not public: read the text back with `spirv-lift-tools` to inspect them.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
     /// Comment lines printed at the top.
