@@ -1,7 +1,7 @@
-//! Per-stage micro-benchmarks of the translation pipeline, so a regression shows where it
-//! is: bytes → words, load (decode + sort + check), check alone, the CFG analyses,
-//! lowering (with and without `!mmra` and convergence tokens), printing, and the whole
-//! `translate_bytes` for reference.
+//! Per-stage micro-benchmarks of the translation pipeline through the library's public
+//! API, so a regression shows where it is: bytes → words, the CFG analyses, translating
+//! words (load, checks and lowering; with and without `!mmra` and convergence tokens),
+//! printing, and the whole `translate_bytes` and `translate_to_writer` for reference.
 //!
 //! The input is the largest module of the committed corpus (`shaders/*.spv`,
 //! `cl-kernels/*.spv`; ties broken by name), or the file named by `SPIRV_LIFT_BENCH_INPUT`,
@@ -15,10 +15,11 @@
 //! Throughput is reported in input bytes per second for every stage, so stages compare
 //! directly with each other and with the end-to-end number.
 
-use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rspirv::dr::{self, Operand};
+use spirv::Op;
+use spirv_lift::Options;
 use spirv_lift::analysis::{Block, Cfg, DomTree, IrreducibleCycles, Loops};
-use spirv_lift::spirv::{self, Op, Operand};
-use spirv_lift::{Options, lower};
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -52,8 +53,8 @@ fn input_path() -> PathBuf {
 
 /// Per-function successor lists in module block order, as the lowering builds them
 /// (`OpBranch` operand 0, `OpBranchConditional` operands 1 and 2, `OpSwitch` operand 1 and
-/// every label operand after it).
-fn successor_lists(module: &spirv::Module) -> Vec<Vec<Vec<Block>>> {
+/// every label operand after it), from rspirv's reading of the module.
+fn successor_lists(module: &dr::Module) -> Vec<Vec<Vec<Block>>> {
     module
         .functions
         .iter()
@@ -63,23 +64,21 @@ fn successor_lists(module: &spirv::Module) -> Vec<Vec<Vec<Block>>> {
                 .blocks
                 .iter()
                 .enumerate()
-                .map(|(i, b)| (b.id(), i as u32))
+                .map(|(i, b)| (b.label_id().expect("block label"), i as u32))
                 .collect();
             let block = |id: u32| Block(index[&id]);
+            let id = |t: &dr::Instruction, n: usize| t.operands[n].unwrap_id_ref();
             f.blocks
                 .iter()
                 .map(|b| {
-                    let Some(t) = b.terminator() else {
+                    let Some(t) = b.instructions.last() else {
                         return Vec::new();
                     };
-                    match t.op {
-                        Op::Branch => vec![block(t.id(0).expect("branch target"))],
-                        Op::BranchConditional => vec![
-                            block(t.id(1).expect("true label")),
-                            block(t.id(2).expect("false label")),
-                        ],
+                    match t.class.opcode {
+                        Op::Branch => vec![block(id(t, 0))],
+                        Op::BranchConditional => vec![block(id(t, 1)), block(id(t, 2))],
                         Op::Switch => {
-                            let mut s = vec![block(t.id(1).expect("default label"))];
+                            let mut s = vec![block(id(t, 1))];
                             s.extend(t.operands.iter().skip(2).filter_map(|o| match o {
                                 Operand::IdRef(l) => Some(block(*l)),
                                 _ => None,
@@ -103,10 +102,10 @@ fn stages(c: &mut Criterion) {
         .unwrap_or_default();
     eprintln!("stages: {} ({} bytes)", path.display(), bytes.len());
 
-    let words = spirv::words_from_bytes(&bytes).expect("input is SPIR-V");
-    let module = spirv::load(&words).expect("input loads");
+    let words = spirv_lift::words_from_bytes(&bytes).expect("input is SPIR-V");
+    let module = dr::load_words(&words).expect("rspirv reads the input");
     let opts = Options::default();
-    let lowered = lower::lower_module(module.clone(), &opts).expect("input lowers");
+    let lowered = spirv_lift::translate(&words, &opts).expect("input translates");
     let succs = successor_lists(&module);
     let cfgs: Vec<Cfg> = succs
         .iter()
@@ -119,11 +118,7 @@ fn stages(c: &mut Criterion) {
     let id = |stage: &str| BenchmarkId::new(stage, &name);
 
     g.bench_function(id("1-words_from_bytes"), |b| {
-        b.iter(|| spirv::words_from_bytes(black_box(&bytes)))
-    });
-    g.bench_function(id("2-load"), |b| b.iter(|| spirv::load(black_box(&words))));
-    g.bench_function(id("3-check"), |b| {
-        b.iter(|| spirv::check::check(black_box(&module)))
+        b.iter(|| spirv_lift::words_from_bytes(black_box(&bytes)))
     });
     g.bench_function(id("4a-analyses/cfg"), |b| {
         b.iter(|| {
@@ -150,18 +145,15 @@ fn stages(c: &mut Criterion) {
         })
     });
     for (stage, o) in [
-        ("5a-lower", opts.clone()),
-        ("5b-lower/no-mmra", opts.clone().mmra(false)),
-        ("5c-lower/no-convergence", opts.clone().convergence(false)),
+        ("5a-translate", opts.clone()),
+        ("5b-translate/no-mmra", opts.clone().mmra(false)),
+        (
+            "5c-translate/no-convergence",
+            opts.clone().convergence(false),
+        ),
     ] {
         g.bench_function(id(stage), |b| {
-            // Lowering consumes the module (it frees each function body once lowered);
-            // the copy is made outside the timed part.
-            b.iter_batched(
-                || module.clone(),
-                |m| lower::lower_module(black_box(m), &o),
-                BatchSize::LargeInput,
-            )
+            b.iter(|| spirv_lift::translate(black_box(&words), &o))
         });
     }
     g.bench_function(id("6-print"), |b| {

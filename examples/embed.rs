@@ -4,10 +4,8 @@
 //! cargo run --release --example embed -- shaders/reduce_shared.comp.spv
 //! ```
 
-use spirv_lift::convergence::verify::verify_text;
-use spirv_lift::llvm::InstKind;
-use spirv_lift::report::tags_of;
 use spirv_lift::{Options, Target};
+use spirv_lift_tools::{document, verify::verify_text};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).unwrap_or_else(|| {
@@ -30,21 +28,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
 
-    // Every fence and the memory-model tags it carries.
-    for f in &module.functions {
-        for inst in f.blocks.iter().flat_map(|b| &b.insts) {
-            if let InstKind::Fence { .. } = inst.kind {
-                let tags: Vec<String> = tags_of(&module, inst.mmra)
-                    .iter()
-                    .map(|t| t.to_string())
-                    .collect();
-                println!("@{}: fence tagged [{}]", f.name, tags.join(", "));
-            }
+    // The IR text, read back: every fence and the memory-model tags it carries.
+    let ir = module.to_string();
+    let doc = document::read(&ir)?;
+    for f in doc.functions() {
+        for inst in f.insts().filter(|i| i.opcode == "fence") {
+            let tags = match inst.attachment("mmra") {
+                Some(node) => doc.mmra_tags(node)?,
+                None => Default::default(),
+            };
+            let tags: Vec<String> = tags.iter().map(|(p, s)| format!("{p}:{s}")).collect();
+            println!("@{}: fence tagged [{}]", f.name, tags.join(", "));
         }
     }
 
-    // The IR text, checked by the convergence-control verifier.
-    let ir = module.to_string();
+    // The same text, checked by the convergence-control verifier.
     let problems = verify_text(&ir)?;
     assert!(problems.is_empty(), "{problems:?}");
     println!(

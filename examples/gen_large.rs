@@ -28,9 +28,11 @@ use std::process::ExitCode;
 
 /// Whether a module-level instruction may be merged with an identical earlier one: types
 /// (structs are nominal and forward pointers name a later type, so not those), constants
-/// and undefs.
-fn mergeable(op: Op) -> bool {
-    (spirv_lift::spirv::is_type_op(op) && !matches!(op, Op::TypeStruct | Op::TypeForwardPointer))
+/// and undefs. Among types, constants and global variables, only a type declaration has a
+/// result id and no result type (`OpTypeForwardPointer` has no result id).
+fn mergeable(inst: &Instruction) -> bool {
+    let op = inst.class.opcode;
+    (inst.result_id.is_some() && inst.result_type.is_none() && op != Op::TypeStruct)
         || matches!(
             op,
             Op::Constant
@@ -150,8 +152,7 @@ impl Joiner {
         let old = inst.result_id;
         let builtin = old.and_then(|o| builtins.get(&o));
         if let Some(old) = old
-            && (mergeable(inst.class.opcode)
-                || (inst.class.opcode == Op::Variable && builtin.is_some()))
+            && (mergeable(&inst) || (inst.class.opcode == Op::Variable && builtin.is_some()))
             && !ids.is_assigned(old)
         {
             let mut key = inst.clone();
@@ -304,8 +305,7 @@ fn merge(out: &str, inputs: &[String]) -> Result<(), String> {
     let mut joiner = Joiner::new();
     for path in inputs {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-        let words =
-            spirv_lift::spirv::words_from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        let words = spirv_lift::words_from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
         let module = dr::load_words(&words).map_err(|e| format!("{path}: {e}"))?;
         joiner.add(module);
     }

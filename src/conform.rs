@@ -4,14 +4,14 @@
 //! it; `opt-19` and `opt-22 -passes=verify` accept the output; for Kernel modules
 //! `llc-22` turns the output (by default the `--spirv-backend-workarounds` output, the
 //! forms LLVM 22's SPIR-V backend handles) back into SPIR-V that passes `spirv-val` with the same
-//! barriers and atomics (under the normalization of `spirv_lift::roundtrip::sync`);
+//! barriers and atomics (under the normalization of `spirv_lift_tools::roundtrip::sync`);
 //! `llvm-as-22 | llvm-dis-22` keeps every instruction's `!mmra` tags and convergence
 //! bundle; and the own reader reads the output back to the same text.
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
-use spirv_lift::llvm::document;
-use spirv_lift::roundtrip::{self, sync};
+use spirv_lift_tools::document;
+use spirv_lift_tools::roundtrip::{self, sync};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -350,12 +350,12 @@ fn check_module(
     let file = |ext: &str| tmp.join(format!("{index}.{ext}"));
     let os = |p: &Path| p.as_os_str().to_owned();
     // SPIR-V assembly is assembled here; spirv-val then reads the binary.
-    let text = path.extension().is_some_and(|e| e == "spvasm")
-        || spirv_lift::spirv::asm::looks_like_text(&bytes);
+    let text =
+        path.extension().is_some_and(|e| e == "spvasm") || spirv_lift::looks_like_text(&bytes);
     let (words, bytes, binary) = if text {
         let assembled = std::str::from_utf8(&bytes)
             .map_err(|e| e.to_string())
-            .and_then(|t| spirv_lift::spirv::asm::assemble(t).map_err(|e| e.to_string()));
+            .and_then(|t| spirv_lift::assemble(t).map_err(|e| e.to_string()));
         match assembled {
             Ok(w) => {
                 let b: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
@@ -376,7 +376,7 @@ fn check_module(
             }
         }
     } else {
-        let w = spirv_lift::spirv::words_from_bytes(&bytes).unwrap_or_default();
+        let w = spirv_lift::words_from_bytes(&bytes).unwrap_or_default();
         (w, bytes, path.to_path_buf())
     };
     let info = module_info(&words);
@@ -555,7 +555,7 @@ fn llc_round_trip(
     let valid = run(val, &[spv.as_ref()]).map_or_else(Status::Fail, |_| Status::Pass);
     let out = match std::fs::read(spv)
         .map_err(|e| e.to_string())
-        .and_then(|b| spirv_lift::spirv::words_from_bytes(&b).map_err(|e| e.to_string()))
+        .and_then(|b| spirv_lift::words_from_bytes(&b).map_err(|e| e.to_string()))
     {
         Ok(w) => w,
         Err(e) => return (valid, Status::Fail(format!("cannot read llc output: {e}"))),

@@ -241,7 +241,7 @@ fn verify(cli: &VerifyCli) -> Result<bool> {
                 continue;
             }
         };
-        match spirv_lift::convergence::verify::verify_bytes(&bytes) {
+        match spirv_lift_tools::verify::verify_bytes(&bytes) {
             Ok(diags) => {
                 for d in &diags {
                     let message = format!("in @{}: {}", d.function, d.message);
@@ -420,13 +420,13 @@ fn main() -> ExitCode {
 /// The SPIR-V words of an input file: a binary of either byte order, or assembly text.
 fn read_words(path: &Path) -> Result<Vec<u32>> {
     let bytes = read_input(path)?;
-    let is_text = path.extension().is_some_and(|e| e == "spvasm")
-        || spirv_lift::spirv::asm::looks_like_text(&bytes);
+    let is_text =
+        path.extension().is_some_and(|e| e == "spvasm") || spirv_lift::looks_like_text(&bytes);
     let words = if is_text {
         let text = std::str::from_utf8(&bytes).context("not UTF-8 text")?;
-        spirv_lift::spirv::asm::assemble(text)
+        spirv_lift::assemble(text)
     } else {
-        spirv_lift::spirv::words_from_bytes(&bytes)
+        spirv_lift::words_from_bytes(&bytes)
     };
     words.map_err(|e| anyhow::anyhow!("{e}"))
 }
@@ -513,27 +513,27 @@ fn translate_one(
     let name = input_name(path);
     let bytes = read_input(path).map_err(|e| format!("{e:#}"))?;
     // SPIR-V assembly: by extension, or by content (e.g. on standard input).
-    let is_text = path.extension().is_some_and(|e| e == "spvasm")
-        || spirv_lift::spirv::asm::looks_like_text(&bytes);
+    let is_text =
+        path.extension().is_some_and(|e| e == "spvasm") || spirv_lift::looks_like_text(&bytes);
     // Errors about assembly input point at the source line, with the text's own names
     // (`FILE:LINE:COL: error: …`); about a binary, at the word (`FILE: word N (…): …`).
     let mut source_map = None;
     let words = if is_text {
         let text =
             std::str::from_utf8(&bytes).map_err(|e| format!("{name}: not UTF-8 text: {e}"))?;
-        spirv_lift::spirv::asm::assemble_mapped(text).map(|(words, map)| {
+        spirv_lift::assemble_mapped(text).map(|(words, map)| {
             source_map = Some(map);
             words
         })
     } else {
-        spirv_lift::spirv::words_from_bytes(&bytes)
+        spirv_lift::words_from_bytes(&bytes)
     };
-    let located = |e: &spirv_lift::Error, map: Option<&spirv_lift::spirv::asm::SourceMap>| {
+    let located = |e: &spirv_lift::Error, map: Option<&spirv_lift::SourceMap>| {
         if !is_text {
             return Failed::from(format!("{name}: {e}"));
         }
         let at = map.map_or_else(
-            || spirv_lift::spirv::asm::SourceMap::default().locate(e),
+            || spirv_lift::SourceMap::default().locate(e),
             |m| m.locate(e),
         );
         Failed {
@@ -553,9 +553,9 @@ fn translate_one(
                 let module = spirv_lift::translate(&words, options)?;
                 let stats = want_stats.then(|| spirv_lift::stats::Stats::of(&words, &module));
                 let text = if all {
-                    spirv_lift::report::mmra_report_all(&module)
+                    spirv_lift::mmra_report_all(&module)
                 } else {
-                    spirv_lift::report::mmra_report(&module)
+                    spirv_lift::mmra_report(&module)
                 };
                 w.write_all(text.as_bytes())?;
                 return Ok(Translated {
@@ -564,7 +564,7 @@ fn translate_one(
                 });
             }
             Produce::Dot => {
-                w.write_all(spirv_lift::dot::translate_to_dot(&words, options)?.as_bytes())?;
+                w.write_all(spirv_lift::translate_to_dot(&words, options)?.as_bytes())?;
                 return Ok(Translated {
                     warnings: Vec::new(),
                     stats: None,

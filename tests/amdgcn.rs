@@ -153,7 +153,7 @@ fn every_opaque_type_is_refused_on_amdgcn_only() {
              %fn = OpTypeFunction %void %t\n%k = OpFunction %void None %fn\n\
              %p = OpFunctionParameter %t\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n"
         );
-        let words = spirv_lift::spirv::asm::assemble(&text).expect("assembles");
+        let words = spirv_lift::assemble(&text).expect("assembles");
         let (word, first) = common::first_opaque_type(&words).expect("an opaque type");
         assert_eq!(first, opcode, "{decl}");
         if let Err(e) = check_refused(&decl, &words, word, opcode) {

@@ -106,20 +106,20 @@ fn workaround_filetest_round_trips_through_llc() {
     let ir = spirv_lift::translate_text(&text, &options)
         .expect("translates")
         .to_string();
-    let input = spirv_lift::spirv::asm::assemble(&text).expect("assembles");
+    let input = spirv_lift::assemble(&text).expect("assembles");
     let dir = tempfile::tempdir().expect("temp dir");
     let ll = dir.path().join("w.ll");
     std::fs::write(&ll, ir).expect("write");
     let bytes = llc_file(&ll).unwrap_or_else(|e| panic!("llc-22: {e}"));
     common::spirv_val(&bytes, "spv1.4").expect("llc-22 output validates");
     let facts = |w: &[u32]| {
-        let ops = spirv_lift::roundtrip::sync::sync_ops(w).expect("walk");
-        spirv_lift::roundtrip::sync::normalize(&ops)
+        let ops = spirv_lift_tools::roundtrip::sync::sync_ops(w).expect("walk");
+        spirv_lift_tools::roundtrip::sync::normalize(&ops)
     };
     let (a, b) = (facts(&input), facts(&common::words_le(&bytes)));
     assert_eq!(a.len(), 3, "{a:?}");
     assert!(
-        spirv_lift::roundtrip::sync::compare(&a, &b).is_empty(),
+        spirv_lift_tools::roundtrip::sync::compare(&a, &b).is_empty(),
         "{a:?} vs {b:?}"
     );
 }
@@ -201,8 +201,8 @@ fn llc_file(ll: &std::path::Path) -> Result<Vec<u8>, String> {
 #[test]
 fn llvm_bug_reproducers_reproduce() {
     let atomics = llc("atomic_load_store.ll").expect("llc compiles it");
-    let ops =
-        spirv_lift::roundtrip::sync::sync_ops(&common::words_le(&atomics)).expect("walk output");
+    let ops = spirv_lift_tools::roundtrip::sync::sync_ops(&common::words_le(&atomics))
+        .expect("walk output");
     assert!(
         ops.is_empty(),
         "OpAtomicLoad/Store are back: remove the xfail entries and the atomic workaround ({ops:?})"
@@ -240,7 +240,7 @@ fn reader_fixpoint_for_every_profile() {
                 continue;
             };
             let text = module.to_string();
-            if let Err(e) = spirv_lift::roundtrip::reader_fixpoint(&text) {
+            if let Err(e) = spirv_lift_tools::roundtrip::reader_fixpoint(&text) {
                 panic!("{} ({:?}): {e}", path.display(), options.target);
             }
             checked += 1;

@@ -22,8 +22,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use spirv_lift::analysis::{Block, Cfg, DomTree, IrreducibleCycles, Loops};
-use spirv_lift::convergence::verify::{verify_function, verify_text};
-use spirv_lift::llvm::reader;
+use spirv_lift_tools::reader;
+use spirv_lift_tools::verify::{verify_function, verify_text};
 
 /// Runs `opt-22 -passes=verify -disable-output` on `text`: `Ok` if valid, else its stderr.
 fn opt_verify(text: &str) -> Result<(), String> {

@@ -161,7 +161,7 @@ fn check(job: &Job) -> Vec<String> {
         }
     }
     // Our own convergence verifier agrees with LLVM's on everything we emit.
-    match spirv_lift::convergence::verify::verify_text(&first) {
+    match spirv_lift_tools::verify::verify_text(&first) {
         Ok(diags) => problems.extend(diags.iter().map(|d| format!("{what}: own verifier: {d}"))),
         Err(e) => problems.push(format!("{what}: own IR reader: {e}")),
     }

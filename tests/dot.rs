@@ -25,7 +25,7 @@ fn every_corpus_module_renders() {
     let files = common::corpus_files();
     let failures: Vec<String> = common::parallel_map(&files, common::oracle_threads(), |path| {
         let words = common::words_le(&std::fs::read(path).unwrap());
-        let dot = spirv_lift::dot::translate_to_dot(&words, &Default::default()).unwrap();
+        let dot = spirv_lift::translate_to_dot(&words, &Default::default()).unwrap();
         let svg = render(&dot);
         (!svg.contains("<svg")).then(|| path.display().to_string())
     })
@@ -73,7 +73,7 @@ fn loop_region_holds_its_blocks_and_calls() {
     // Irreducible control flow: anchors get clusters of their own.
     let path = common::repo_root().join("cl-kernels/goto_irreducible.O0.spv");
     let words = common::words_le(&std::fs::read(path).unwrap());
-    let dot = spirv_lift::dot::translate_to_dot(&words, &Default::default()).unwrap();
+    let dot = spirv_lift::translate_to_dot(&words, &Default::default()).unwrap();
     assert!(dot.contains("label=\"anchor\""), "{dot}");
     render(&dot);
 }

@@ -7,7 +7,7 @@ mod common;
 
 use std::process::Command;
 
-use spirv_lift::roundtrip::effects::written_globals;
+use spirv_lift_tools::roundtrip::effects::written_globals;
 
 fn o2(ir: &str) -> String {
     let input = common::temp_file(ir.as_bytes(), ".ll");

@@ -464,7 +464,7 @@ fn check_offsets(name: &str, binary: &[u8]) -> usize {
         return 0;
     }
     let text = probe_module(&dis, &f, &probes);
-    let words = spirv_lift::spirv::asm::assemble(&text)
+    let words = spirv_lift::assemble(&text)
         .unwrap_or_else(|e| panic!("{name}: probe module does not assemble: {e}\n{text}"));
     let ir = spirv_lift::translate(&words, &Options::default())
         .unwrap_or_else(|e| panic!("{name}: probe module does not translate: {e}\n{text}"))
@@ -972,12 +972,12 @@ OpFunctionEnd
 "#
         )
     };
-    let small = spirv_lift::spirv::asm::assemble(&asm(4)).unwrap();
+    let small = spirv_lift::assemble(&asm(4)).unwrap();
     let ir = spirv_lift::translate(&small, &Options::default())
         .unwrap()
         .to_string();
     assert_eq!(ir.matches("load float").count(), 4, "{ir}");
-    let huge = spirv_lift::spirv::asm::assemble(&asm(1 << 20)).unwrap();
+    let huge = spirv_lift::assemble(&asm(1 << 20)).unwrap();
     let err = spirv_lift::translate(&huge, &Options::default()).unwrap_err();
     assert!(
         err.to_string().contains("whole laid-out aggregate"),

@@ -1,25 +1,19 @@
-//! How the project is packaged: the library a driver embeds (`crates/spirv-lift`) does not
-//! pull in the command line's dependencies.
+//! How the project is packaged: the library a driver embeds (`crates/spirv-lift`) and the
+//! LLVM-IR tooling (`crates/spirv-lift-tools`) do not pull in the command line's
+//! dependencies, and the tooling sits on top of the translator, never under it.
 
 use std::process::Command;
 
 mod common;
 
-/// The crates the library depends on (normal and build dependencies, transitively), as
-/// `cargo tree` lists them.
-fn library_dependencies() -> Vec<String> {
+/// The crates `package` depends on (normal and build dependencies, transitively), as
+/// `cargo tree` lists them (the package itself first).
+fn dependencies_of(package: &str) -> Vec<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let out = common::run(
         Command::new(cargo)
             .current_dir(common::repo_root())
-            .args([
-                "tree",
-                "--offline",
-                "-p",
-                "spirv-lift",
-                "-e",
-                "normal,build",
-            ])
+            .args(["tree", "--offline", "-p", package, "-e", "normal,build"])
             .args(["--prefix", "none", "--format", "{p}"]),
     );
     assert!(
@@ -34,28 +28,51 @@ fn library_dependencies() -> Vec<String> {
         .collect()
 }
 
+/// The command line's own crates, which neither library may pull in.
+const CLI_ONLY: [&str; 6] = [
+    "clap",
+    "anyhow",
+    "indicatif",
+    "mimalloc",
+    "ctrlc",
+    "clap_mangen",
+];
+
 #[test]
 fn library_does_not_depend_on_the_command_line_crates() {
-    let deps = library_dependencies();
+    let deps = dependencies_of("spirv-lift");
     assert!(
         deps.iter().any(|d| d == "rspirv"),
         "cargo tree output does not list the library's own dependencies: {deps:?}"
     );
-    let cli_only = [
-        "clap",
-        "anyhow",
-        "indicatif",
-        "mimalloc",
-        "ctrlc",
-        "clap_mangen",
-    ];
     let leaked: Vec<&String> = deps
         .iter()
-        .filter(|d| cli_only.contains(&d.as_str()))
+        .filter(|d| CLI_ONLY.contains(&d.as_str()))
         .collect();
     assert!(
         leaked.is_empty(),
         "the library pulls in command-line dependencies: {leaked:?}"
+    );
+    assert!(
+        !deps.iter().any(|d| d == "spirv-lift-tools"),
+        "the translator depends on the LLVM-IR tooling: {deps:?}"
+    );
+}
+
+#[test]
+fn tools_depend_on_the_library_and_not_on_the_command_line_crates() {
+    let deps = dependencies_of("spirv-lift-tools");
+    assert!(
+        deps.iter().any(|d| d == "spirv-lift"),
+        "spirv-lift-tools should depend on the translator: {deps:?}"
+    );
+    let leaked: Vec<&String> = deps
+        .iter()
+        .filter(|d| CLI_ONLY.contains(&d.as_str()))
+        .collect();
+    assert!(
+        leaked.is_empty(),
+        "spirv-lift-tools pulls in command-line dependencies: {leaked:?}"
     );
 }
 
@@ -78,7 +95,7 @@ fn command_line_depends_on_the_library() {
             .args(["--prefix", "none", "--format", "{p}"]),
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    for dep in ["spirv-lift v", "clap v", "mimalloc v"] {
+    for dep in ["spirv-lift v", "spirv-lift-tools v", "clap v", "mimalloc v"] {
         assert!(
             text.contains(dep),
             "spirv-lift-cli should depend on {dep}: {text}"

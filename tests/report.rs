@@ -7,7 +7,7 @@ fn report(rel: &str) -> String {
     let bytes = std::fs::read(&path).expect("read corpus module");
     let module =
         spirv_lift::translate_bytes(&bytes, &spirv_lift::Options::default()).expect("translate");
-    spirv_lift::report::mmra_report(&module)
+    spirv_lift::mmra_report(&module)
 }
 
 /// The section of the report for the first synchronizing operation.
@@ -86,8 +86,8 @@ fn function_local_variables_only_with_all() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders/reduce_shared.comp.spv");
     let module = spirv_lift::translate_bytes(&std::fs::read(path).unwrap(), &Default::default())
         .expect("translate");
-    let default = spirv_lift::report::mmra_report(&module);
-    let all = spirv_lift::report::mmra_report_all(&module);
+    let default = spirv_lift::mmra_report(&module);
+    let all = spirv_lift::mmra_report_all(&module);
     assert!(!default.contains("(function)"), "{default}");
     assert!(
         default.contains("store @outp {sync-as:11 (storage-buffer)}"),

@@ -8,79 +8,12 @@ use std::time::Duration;
 
 use spirv_lift::Options;
 
+#[path = "common/mutate.rs"]
+mod mutate;
+use mutate::{Lcg, mutants};
+
 /// Per-input time limit; a correct translator needs a few milliseconds.
 const LIMIT: Duration = Duration::from_secs(20);
-
-/// Deterministic 64-bit LCG (Knuth's MMIX constants).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 32
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
-/// Interesting replacement words: small counts, ids near the bound, opcodes, extremes.
-fn mutant_word(rng: &mut Lcg, old: u32) -> u32 {
-    match rng.below(8) {
-        0 => 0,
-        1 => u32::MAX,
-        2 => old ^ (1 << rng.below(32)),
-        3 => old.wrapping_add(1),
-        4 => old.wrapping_sub(1),
-        5 => (old & 0xffff) | ((rng.below(12) as u32) << 16), // new word count
-        6 => (old & 0xffff_0000) | rng.below(400) as u32,     // new opcode
-        _ => rng.next() as u32,
-    }
-}
-
-fn mutants(words: &[u32], seed: u64, count: usize) -> Vec<(String, Vec<u32>)> {
-    let mut rng = Lcg(seed);
-    let mut out = Vec::with_capacity(count);
-    for i in 0..count {
-        let mut w = words.to_vec();
-        let what = match i % 4 {
-            0 => {
-                let n = 1 + rng.below(4);
-                for _ in 0..n {
-                    let at = rng.below(w.len());
-                    w[at] = mutant_word(&mut rng, w[at]);
-                }
-                format!("{n} word(s) changed")
-            }
-            1 => {
-                let at = 5 + rng.below(w.len() - 5);
-                w.truncate(at);
-                format!("truncated to {at} words")
-            }
-            2 => {
-                let at = 5 + rng.below(w.len() - 5);
-                let len = 1 + rng.below(8);
-                let end = (at + len).min(w.len());
-                w.drain(at..end);
-                format!("words {at}..{end} removed")
-            }
-            _ => {
-                let at = 5 + rng.below(w.len() - 5);
-                let from = 5 + rng.below(w.len() - 5);
-                let len = (1 + rng.below(12)).min(w.len() - from);
-                let copy: Vec<u32> = w[from..from + len].to_vec();
-                w.splice(at..at, copy);
-                format!("{len} words from {from} duplicated at {at}")
-            }
-        };
-        out.push((what, w));
-    }
-    out
-}
 
 /// Translates on a worker thread: `Err(message)` on a panic, a hang or a multi-line error.
 fn translate_safely(words: Vec<u32>, options: Options) -> Result<(), String> {
@@ -170,62 +103,4 @@ fn arbitrary_bytes_never_panic() {
     }
     std::panic::set_hook(hook);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// The decoder (`spirv::decode`) reads most instructions itself and hands the rest to
-/// rspirv one at a time; whatever the words, it must give exactly what rspirv's parser
-/// gives for the whole module: the same instructions and operands, or the same error at
-/// the same word. Every corpus module, the malformed corpus and mutants of every corpus
-/// module (including word-count, opcode and enumerant changes).
-#[test]
-fn decoder_agrees_with_rspirv() {
-    let root = common::repo_root();
-    let inputs = common::spv_files_in(&["shaders", "cl-kernels", "tests/malformed"]);
-    let mut checked = 0;
-    let mut errors = 0;
-    let mut failures = Vec::new();
-    for (n, path) in inputs.iter().enumerate() {
-        let bytes = std::fs::read(path).expect("read module");
-        let Ok(words) = spirv_lift::spirv::words_from_bytes(&bytes) else {
-            continue;
-        };
-        let mut variants = vec![("as is".to_string(), words.clone())];
-        if words.len() > 8 && !path.starts_with(root.join("tests")) {
-            variants.extend(mutants(&words, 0xdec0_0000 + n as u64, 60));
-        }
-        for (what, w) in variants {
-            let ours = spirv_lift::spirv::decode_instructions(&w, false);
-            let theirs = spirv_lift::spirv::decode_instructions(&w, true);
-            checked += 1;
-            errors += usize::from(theirs.is_err());
-            let same = match (&ours, &theirs) {
-                (Ok(a), Ok(b)) => a == b,
-                (Err(a), Err(b)) => a.to_string() == b.to_string(),
-                _ => false,
-            };
-            if !same {
-                let show = |r: &Result<Vec<spirv_lift::spirv::Inst>, spirv_lift::Error>| match r {
-                    Ok(v) => format!("{} instructions", v.len()),
-                    Err(e) => e.to_string(),
-                };
-                failures.push(format!(
-                    "{}, {what}: ours {} / rspirv {}",
-                    path.display(),
-                    show(&ours),
-                    show(&theirs)
-                ));
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} modules decode differently:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    // The mutants must reach the decoder's error paths, not only valid modules.
-    assert!(
-        errors > 100 && errors < checked,
-        "{errors} of {checked} fail to decode"
-    );
 }

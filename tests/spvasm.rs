@@ -26,7 +26,7 @@ fn env_of(words: &[u32]) -> String {
 /// Compares our assembly of `text` with `spirv-as`'s, ignoring the generator word (ours
 /// is 0, theirs names SPIRV-Tools). `Err` describes the first difference.
 fn compare(text: &str, env: &str) -> Result<(), String> {
-    let ours = spirv_lift::spirv::asm::assemble(text).map_err(|e| format!("ours: {e}"))?;
+    let ours = spirv_lift::assemble(text).map_err(|e| format!("ours: {e}"))?;
     let with_env = format!("; target-env: {env}\n{text}");
     let theirs = common::words_le(&common::spirv_as_checked(&with_env)?);
     let norm = |w: &[u32]| -> Vec<u32> {
@@ -84,7 +84,7 @@ fn filetests_assemble_like_spirv_as() {
         let text = std::fs::read_to_string(path).expect("read filetest");
         let env = common::target_env(&text).to_string();
         // spirv-as reads the same text; our version comes from the target-env line.
-        let ours = spirv_lift::spirv::asm::assemble(&text);
+        let ours = spirv_lift::assemble(&text);
         let theirs = common::spirv_as_checked(&text);
         match (ours, theirs) {
             (Ok(a), Ok(b)) => {
@@ -186,7 +186,7 @@ fn cli_reports_assembly_errors_by_line_and_column() {
         ),
     ];
     for (text, want) in cases {
-        let err = spirv_lift::spirv::asm::assemble(text).expect_err(text);
+        let err = spirv_lift::assemble(text).expect_err(text);
         assert_eq!(err.to_string(), want, "{text}");
     }
 }
@@ -209,7 +209,7 @@ fn cli_reports_errors_after_assembly_at_the_source_line() {
         "<stdin>:6:5: error: OpIAdd %sum: %missing is not defined\n"
     );
     // The same module as a binary: word offset and the binary's numbers.
-    let (words, map) = spirv_lift::spirv::asm::assemble_mapped(text).unwrap();
+    let (words, map) = spirv_lift::assemble_mapped(text).unwrap();
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let spv = common::temp_file(&bytes, ".spv");
     let out = common::run(bin().arg(spv.path()).arg("-o").arg("/dev/null"));
@@ -272,7 +272,7 @@ fn mutated_text_never_panics() {
             }
         }
         let mutated: String = t.concat();
-        match spirv_lift::spirv::asm::assemble(&mutated) {
+        match spirv_lift::assemble(&mutated) {
             Ok(words) => {
                 assembled += 1;
                 let _ = spirv_lift::translate(&words, &Default::default());
@@ -315,7 +315,7 @@ proptest::proptest! {
         0..40,
     )) {
         let text = pieces.join(" ");
-        match spirv_lift::spirv::asm::assemble(&text) {
+        match spirv_lift::assemble(&text) {
             Ok(words) => {
                 let _ = spirv_lift::translate(&words, &Default::default());
             }

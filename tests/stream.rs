@@ -1,110 +1,12 @@
-//! `translate_to_writer` (the streaming path the command-line tool uses) prints exactly
-//! what `translate` + `write_io` print, with the same counts, warnings and errors; both
-//! (which decode each function body again instead of keeping them) agree with a module
-//! loaded whole (`spirv::load` + `lower::lower_module`); and a failure after part of the
-//! text was written leaves no output file behind.
+//! A failure after part of the streamed text was written leaves no output file behind,
+//! and a failing writer is an I/O error. (That `translate_to_writer` prints exactly what
+//! `translate` + `write_io` print, and both agree with a module loaded whole, is checked
+//! inside the library: `crates/spirv-lift/src/tests/stream.rs`.)
 
 mod common;
 
-use spirv_lift::{Options, Target, WriteError, stats::Stats};
-use std::path::Path;
+use spirv_lift::{Options, WriteError};
 use std::process::Command;
-
-/// The option sets the streaming path must agree on (the last keeps the whole module:
-/// kernels are printed first).
-fn option_sets() -> Vec<(&'static str, Options)> {
-    vec![
-        ("default", Options::default()),
-        ("amdgcn", Options::default().target(Target::Amdgcn)),
-        ("no-mmra", Options::default().mmra(false)),
-        ("no-convergence", Options::default().convergence(false)),
-        (
-            "spirv-backend-workarounds",
-            Options::default().spirv_backend_workarounds(true),
-        ),
-    ]
-}
-
-/// The words of a `.spv` file or of a `.spvasm` file assembled, if it reads as either.
-fn words_of(path: &Path) -> Option<Vec<u32>> {
-    let bytes = std::fs::read(path).expect("read input");
-    if path.extension().is_some_and(|e| e == "spvasm") {
-        spirv_lift::spirv::asm::assemble(std::str::from_utf8(&bytes).ok()?).ok()
-    } else {
-        spirv_lift::spirv::words_from_bytes(&bytes).ok()
-    }
-}
-
-#[test]
-fn streamed_text_counts_and_errors_match_the_whole_module() {
-    let mut inputs = common::corpus_files();
-    inputs.extend(common::spv_files_in(&["tests/malformed"]));
-    inputs.extend(common::filetest_files());
-    let (mut same_text, mut same_error) = (0, 0);
-    for path in &inputs {
-        let Some(words) = words_of(path) else {
-            continue;
-        };
-        for (label, options) in option_sets() {
-            let what = format!("{} ({label})", path.display());
-            let mut streamed = Vec::new();
-            let got = spirv_lift::translate_to_writer(&words, &options, &mut streamed, true);
-            let kept = spirv_lift::spirv::load(&words)
-                .and_then(|m| spirv_lift::lower::lower_module(m, &options));
-            match (spirv_lift::translate(&words, &options), got) {
-                (Ok(module), Ok(written)) => {
-                    let mut whole = Vec::new();
-                    module.write_io(&mut whole).expect("write to a Vec");
-                    let kept = kept.unwrap_or_else(|e| panic!("{what}: loaded whole: {e}"));
-                    assert!(
-                        kept.to_string().as_bytes() == whole,
-                        "{what}: bodies kept and decoded again translate differently"
-                    );
-                    assert!(
-                        streamed == whole,
-                        "{what}: streamed text differs from the whole module's\n{}",
-                        first_difference(&whole, &streamed)
-                    );
-                    assert_eq!(
-                        written.stats,
-                        Some(Stats::of(&words, &module)),
-                        "{what}: counts"
-                    );
-                    assert_eq!(written.warnings, module.warnings, "{what}: warnings");
-                    same_text += 1;
-                }
-                (Err(e), Err(WriteError::Translate(s))) => {
-                    assert_eq!(e.to_string(), s.to_string(), "{what}: error");
-                    let kept = kept.map(|_| ()).expect_err("loaded whole, it translates");
-                    assert_eq!(
-                        e.to_string(),
-                        kept.to_string(),
-                        "{what}: error, loaded whole"
-                    );
-                    same_error += 1;
-                }
-                (whole, streamed) => panic!(
-                    "{what}: whole module gives {:?}, streaming gives {:?}",
-                    whole.map(|_| "a module"),
-                    streamed.map(|_| "a text")
-                ),
-            }
-        }
-    }
-    // Every corpus module translates; the malformed ones fail the same way.
-    assert!(same_text >= 5 * common::corpus_files().len(), "{same_text}");
-    assert!(same_error > 0, "no error case was compared");
-}
-
-fn first_difference(a: &[u8], b: &[u8]) -> String {
-    let (a, b) = (String::from_utf8_lossy(a), String::from_utf8_lossy(b));
-    for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
-        if x != y {
-            return format!("line {}:\n  whole:    {x}\n  streamed: {y}", i + 1);
-        }
-    }
-    format!("lengths {} and {}", a.len(), b.len())
-}
 
 /// A valid module whose first function translates (into more text than one 64 KiB
 /// chunk of the streaming writer) and whose second uses an operation not translated yet
@@ -149,7 +51,7 @@ fn fails_in_second_function() -> String {
 #[test]
 fn failure_after_streamed_text_leaves_no_output() {
     let text = fails_in_second_function();
-    let words = spirv_lift::spirv::asm::assemble(&text).expect("assembles");
+    let words = spirv_lift::assemble(&text).expect("assembles");
     // The library streams the first function before the second fails.
     let mut partial = Vec::new();
     let err = spirv_lift::translate_to_writer(&words, &Options::default(), &mut partial, false)
@@ -203,7 +105,8 @@ impl std::io::Write for Full {
 #[test]
 fn a_failing_writer_is_an_io_error() {
     let path = common::repo_root().join("cl-kernels/bitonic_sort.O2.spv");
-    let words = words_of(&path).expect("a SPIR-V module");
+    let bytes = std::fs::read(&path).expect("read input");
+    let words = spirv_lift::words_from_bytes(&bytes).expect("a SPIR-V module");
     for room in [0, 100] {
         let err =
             spirv_lift::translate_to_writer(&words, &Options::default(), &mut Full { room }, false)

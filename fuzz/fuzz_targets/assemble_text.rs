@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 use spirv_lift_fuzz::{check_translate, options_for};
 
 fuzz_target!(|text: &str| {
-    match spirv_lift::spirv::asm::assemble(text) {
+    match spirv_lift::assemble(text) {
         Ok(words) => check_translate(&words, &options_for(text.len())),
         Err(e) => {
             let msg = e.to_string();

@@ -9,10 +9,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    match spirv_lift::llvm::document::read(text) {
+    match spirv_lift_tools::document::read(text) {
         Ok(doc) => {
             let once = doc.to_string();
-            let again = spirv_lift::llvm::document::read(&once)
+            let again = spirv_lift_tools::document::read(&once)
                 .unwrap_or_else(|e| panic!("printed document does not read back: {e}"));
             assert_eq!(
                 once,

@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        match spirv_lift::convergence::verify::verify_text(text) {
+        match spirv_lift_tools::verify::verify_text(text) {
             Ok(diags) => {
                 for d in diags {
                     let _ = d.to_string();

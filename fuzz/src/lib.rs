@@ -33,8 +33,7 @@ pub fn check_translate(words: &[u32], opts: &Options) {
     let mut streamed = Vec::new();
     let streaming = spirv_lift::translate_to_writer(words, opts, &mut streamed, false);
     // So must a module loaded whole (bodies kept, not decoded again).
-    let kept =
-        spirv_lift::spirv::load(words).and_then(|m| spirv_lift::lower::lower_module(m, opts));
+    let kept = spirv_lift::fuzzing::translate_loaded_whole(words, opts);
     match spirv_lift::translate(words, opts) {
         Ok(m) => {
             let text = m.to_string();

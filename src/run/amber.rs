@@ -363,11 +363,9 @@ fn shader_words(src: &ShaderSource, dir: &Path, name: &str) -> Result<Vec<u32>> 
                 );
             }
             let bytes = std::fs::read(&out)?;
-            spirv_lift::spirv::words_from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{e}"))
+            spirv_lift::words_from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{e}"))
         }
-        ShaderSource::Asm(text) => {
-            spirv_lift::spirv::asm::assemble(text).map_err(|e| anyhow::anyhow!("{e}"))
-        }
+        ShaderSource::Asm(text) => spirv_lift::assemble(text).map_err(|e| anyhow::anyhow!("{e}")),
         ShaderSource::Hex(text) => {
             let bytes: Vec<u8> = text
                 .split_whitespace()
@@ -376,7 +374,7 @@ fn shader_words(src: &ShaderSource, dir: &Path, name: &str) -> Result<Vec<u32>> 
                         .with_context(|| format!("`{t}` is not a hex byte"))
                 })
                 .collect::<Result<_>>()?;
-            spirv_lift::spirv::words_from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{e}"))
+            spirv_lift::words_from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{e}"))
         }
     }
 }

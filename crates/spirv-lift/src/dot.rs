@@ -10,8 +10,8 @@
 //!
 //! ```
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/helper_subgroup_loop.comp.spv");
-//! let words = spirv_lift::spirv::words_from_bytes(&std::fs::read(path)?)?;
-//! let dot = spirv_lift::dot::translate_to_dot(&words, &Default::default())?;
+//! let words = spirv_lift::words_from_bytes(&std::fs::read(path)?)?;
+//! let dot = spirv_lift::translate_to_dot(&words, &Default::default())?;
 //! assert!(dot.starts_with("digraph"));
 //! assert!(dot.contains("subgraph \"cluster_loop"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())

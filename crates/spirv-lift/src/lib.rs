@@ -1,7 +1,7 @@
 //! spirv-lift: SPIR-V → LLVM IR that keeps memory-model relaxations and convergence.
 //!
-//! Pipeline: [`spirv`] (load, word offsets, input checks) → [`analysis`] (CFG, dominators,
-//! loops, structured constructs) → [`lower`] (SPIR-V semantics → [`llvm`] model) → printer.
+//! Pipeline: `spirv` (load, word offsets, input checks) → [`analysis`] (CFG, dominators,
+//! loops, structured constructs) → `lower` (SPIR-V semantics → `llvm` model) → printer.
 //! [`capi`] is the same translation behind a C interface (`include/spirv_lift.h`).
 //!
 //! # Translating a module
@@ -29,55 +29,23 @@
 //! assert_eq!(err.location.word, None);
 //! ```
 //!
-//! # Walking the MMRA tags
+//! # What else is public
 //!
-//! Every instruction's `!mmra` attachment is a [`MdId`](llvm::MdId);
-//! [`report::tags_of`] turns it into a [`mmra::TagSet`]:
+//! - [`translate_to_writer`] streams the text without holding the whole module;
+//!   [`translate_to_dot`] gives each function's CFG as Graphviz DOT instead.
+//! - [`mmra_report`] / [`mmra_report_all`]: what a module's `!mmra` tags leave unordered;
+//!   [`stats`]: counts of a translation (as `--stats`).
+//! - [`assemble`] / [`assemble_mapped`] (SPIR-V assembly text), [`looks_like_text`] and
+//!   [`words_from_bytes`]: the input forms the command line reads.
+//! - [`specialize`]: the SPIR-V words with specialization constants set.
+//! - [`mmra`]: the tag-set algebra, usable alone.
+//! - [`analysis`]: CFG, dominators, loops and irreducible cycles over plain block
+//!   numbers (the LLVM-IR tooling, `spirv-lift-tools`, runs them on IR it reads).
+//! - [`capi`]: the C API.
 //!
-//! ```
-//! use spirv_lift::{mmra::Tag, report::tags_of};
-//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/reduce_shared.comp.spv");
-//! let module = spirv_lift::translate_bytes(&std::fs::read(path)?, &Default::default())?;
-//! let mut workgroup_fences = 0;
-//! for f in &module.functions {
-//!     for inst in f.blocks.iter().flat_map(|b| &b.insts) {
-//!         let tags = tags_of(&module, inst.mmra);
-//!         if matches!(inst.kind, spirv_lift::llvm::InstKind::Fence { .. })
-//!             && tags.contains(&Tag::new("sync-as", "3"))
-//!         {
-//!             workgroup_fences += 1; // this fence orders workgroup memory only
-//!         }
-//!     }
-//! }
-//! assert!(workgroup_fences > 0);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! # Checking convergence control
-//!
-//! [`convergence::verify::verify_text`] checks LLVM's static rules for convergence
-//! tokens in IR text from any producer:
-//!
-//! ```
-//! use spirv_lift::convergence::verify::verify_text;
-//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/helper_subgroup_loop.comp.spv");
-//! let module = spirv_lift::translate_bytes(&std::fs::read(path)?, &Default::default())?;
-//! assert!(verify_text(&module.to_string())?.is_empty());
-//!
-//! // Controlled and uncontrolled convergent calls in one function: LLVM forbids mixing.
-//! let bad = r#"
-//! define void @example() convergent {
-//!   %tok = call token @llvm.experimental.convergence.entry()
-//!   call void @op() [ "convergencectrl"(token %tok) ]
-//!   call void @op()
-//!   ret void
-//! }
-//! declare void @op() convergent
-//! declare token @llvm.experimental.convergence.entry()
-//! "#;
-//! assert!(!verify_text(bad)?.is_empty());
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Reading, checking and analysing LLVM IR *text* (a strict syntax check, readers, the
+//! convergence-control linter, the MMRA tags of any IR) is the `spirv-lift-tools`
+//! crate's job, not the translator's.
 
 #![warn(missing_docs)]
 #![warn(clippy::unwrap_used, clippy::panic)]
@@ -86,21 +54,28 @@
 
 pub mod analysis;
 pub mod capi;
-pub mod convergence;
-pub mod dot;
-pub mod error;
-pub mod llvm;
-pub mod lower;
+mod convergence;
+mod dot;
+mod error;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
+mod llvm;
+mod lower;
 pub mod mmra;
-pub mod report;
-pub mod roundtrip;
-pub mod spec;
-pub mod spirv;
+mod report;
+mod spec;
+mod spirv;
 pub mod stats;
+#[cfg(test)]
+mod tests;
 
+pub use dot::translate_to_dot;
 pub use error::{Error, ErrorKind, Location};
 pub use llvm::Module;
-pub use spec::SpecValue;
+pub use report::{mmra_report, mmra_report_all};
+pub use spec::{SpecValue, specialize};
+pub use spirv::asm::{SourceMap, assemble, assemble_mapped, looks_like_text};
+pub use spirv::words_from_bytes;
 
 /// Which backend conventions the output follows (SPEC §3).
 ///
@@ -227,7 +202,7 @@ impl Options {
     /// ```
     /// use spirv_lift::Options;
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cl-kernels/c11_atomics.O2.spv");
-    /// let words = spirv_lift::spirv::words_from_bytes(&std::fs::read(path)?)?;
+    /// let words = spirv_lift::words_from_bytes(&std::fs::read(path)?)?;
     /// let plain = spirv_lift::translate(&words, &Options::default())?.to_string();
     /// let compat = Options::default().spirv_backend_workarounds(true);
     /// let ir = spirv_lift::translate(&words, &compat)?.to_string();
@@ -283,7 +258,7 @@ impl Options {
 }
 
 /// Loads `words` for translation: decoded and checked, with the specialization constants
-/// of `options` set. Set values are written into a copy of the words ([`spec::patch`]),
+/// of `options` set. Set values are written into a copy of the words (`spec::patch`),
 /// which is loaded and checked again, so the input checks and limits see the values the
 /// lowering uses; the words lowering must decode bodies from are returned beside the
 /// module.
@@ -335,7 +310,7 @@ pub fn translate(words: &[u32], options: &Options) -> Result<Module, Error> {
 ///
 /// ```
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cl-kernels/local_reduce.O2.spv");
-/// let words = spirv_lift::spirv::words_from_bytes(&std::fs::read(path)?)?;
+/// let words = spirv_lift::words_from_bytes(&std::fs::read(path)?)?;
 /// let options = spirv_lift::Options::default();
 /// let mut streamed = Vec::new();
 /// let written = spirv_lift::translate_to_writer(&words, &options, &mut streamed, true)?;
@@ -458,7 +433,7 @@ pub fn translate_bytes(bytes: &[u8], options: &Options) -> Result<Module, Error>
 }
 
 /// Translates SPIR-V assembly text (the `spirv-as` / `spirv-dis` format), assembled
-/// in-process by [`spirv::asm::assemble`].
+/// in-process by [`assemble`].
 ///
 /// ```
 /// let text = r#"

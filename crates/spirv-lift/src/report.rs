@@ -13,22 +13,7 @@ use foldhash::{HashMap, HashMapExt};
 use std::fmt::Write;
 
 /// The tag set an `!mmra` node stands for (empty for `None`).
-///
-/// ```
-/// use spirv_lift::{llvm::InstKind, mmra::Tag, report::tags_of};
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/atomics_buffer.comp.spv");
-/// let module = spirv_lift::translate_bytes(&std::fs::read(path)?, &Default::default())?;
-/// let atomics = module.functions.iter()
-///     .flat_map(|f| f.blocks.iter().flat_map(|b| &b.insts))
-///     .filter(|i| matches!(i.kind, InstKind::AtomicRmw { .. }));
-/// for inst in atomics {
-///     // Storage-buffer atomics name the StorageBuffer space (11) or no space at all.
-///     let tags = tags_of(&module, inst.mmra);
-///     assert!(tags.iter().all(|t| t.prefix != "sync-as" || *t == Tag::new("sync-as", "11")));
-/// }
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn tags_of(m: &Module, md: Option<MdId>) -> TagSet {
+pub(crate) fn tags_of(m: &Module, md: Option<MdId>) -> TagSet {
     let Some(md) = md else { return TagSet::new() };
     let as_tag = |ops: &[MdOperand]| match ops {
         [MdOperand::Str(p), MdOperand::Str(s)] => Some(Tag::new(p.clone(), s.clone())),
@@ -250,6 +235,36 @@ fn report_function(m: &Module, f: &Function, all: bool, out: &mut String) {
                     let _ = writeln!(out, "{l}");
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Storage-buffer atomics name the StorageBuffer space (11) or no space at all.
+    #[test]
+    fn tags_of_storage_buffer_atomics() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shaders/atomics_buffer.comp.spv"
+        );
+        let bytes = std::fs::read(path).unwrap();
+        let module = crate::translate_bytes(&bytes, &Default::default()).unwrap();
+        let atomics: Vec<&Inst> = module
+            .functions
+            .iter()
+            .flat_map(|f| f.blocks.iter().flat_map(|b| &b.insts))
+            .filter(|i| matches!(i.kind, InstKind::AtomicRmw { .. }))
+            .collect();
+        assert!(!atomics.is_empty());
+        for inst in atomics {
+            let tags = tags_of(&module, inst.mmra);
+            assert!(
+                tags.iter()
+                    .all(|t| t.prefix != "sync-as" || *t == Tag::new("sync-as", "11"))
+            );
         }
     }
 }

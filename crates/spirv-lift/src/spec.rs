@@ -12,9 +12,9 @@
 //! instruction's length, so word offsets in error messages stay those of the input.
 //!
 //! ```
-//! use spirv_lift::spec::{specialize, SpecValue};
+//! use spirv_lift::{SpecValue, specialize};
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/spec_constants.comp.spv");
-//! let words = spirv_lift::spirv::words_from_bytes(&std::fs::read(path)?)?;
+//! let words = spirv_lift::words_from_bytes(&std::fs::read(path)?)?;
 //! // SpecId 1 is `TAPS`, a 32-bit signed integer (default 4) that is an array length.
 //! let values = [(1, SpecValue::from("0x11"))].into_iter().collect();
 //! let specialized = specialize(&words, &values)?;
@@ -49,7 +49,7 @@ use std::fmt;
 /// half (or bfloat16 with that encoding).
 ///
 /// ```
-/// use spirv_lift::spec::SpecValue;
+/// use spirv_lift::SpecValue;
 /// assert_eq!(SpecValue::from("64"), SpecValue::Text("64".into()));
 /// assert_eq!(SpecValue::from(64u32), SpecValue::Int(64));
 /// assert_eq!(SpecValue::from(true), SpecValue::Bool(true));
@@ -504,7 +504,7 @@ fn float_bits(x: f64, width: u32, bfloat: bool) -> Option<u64> {
 /// `OpSpecConstantTrue` / `OpSpecConstantFalse` become each other as asked. The result is
 /// as long as `words`, and is what `spirv-opt --set-spec-const-default-value` would give
 /// (with no other change): the translation functions apply `Options::spec_constant`
-/// values this way, and anything loading a module with [`spirv::load`] can too.
+/// values this way, and any other reader of SPIR-V can be given the result.
 ///
 /// # Errors
 /// Any loading error of `words`; [`ErrorKind::SpecConstant`] for a SpecId the module has

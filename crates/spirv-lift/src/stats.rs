@@ -3,7 +3,7 @@
 //!
 //! ```
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shaders/helper_subgroup_loop.comp.spv");
-//! let words = spirv_lift::spirv::words_from_bytes(&std::fs::read(path)?)?;
+//! let words = spirv_lift::words_from_bytes(&std::fs::read(path)?)?;
 //! let module = spirv_lift::translate(&words, &Default::default())?;
 //! let stats = spirv_lift::stats::Stats::of(&words, &module);
 //! assert_eq!(stats.tokens.entry, stats.convergent_functions);

@@ -1,5 +1,5 @@
-//! Convergence control: where tokens go (`place`) and an own verifier of LLVM's static
-//! rules for them (`verify`).
+//! Convergence control: where tokens go (`place`). (The linter of LLVM's static rules for
+//! them, over IR text, is `spirv-lift-tools`' `verify`.)
 //!
 //! Token inference follows the seed's procedure and the clang-HLSL convention LLVM's
 //! SPIR-V structurizer expects: `entry` at the top of every convergent function; `loop` at
@@ -10,4 +10,3 @@
 //! an `anchor` in each block holding convergent operations.
 
 pub mod place;
-pub mod verify;

@@ -80,8 +80,6 @@ pub enum FPred {
     Ule,
     Une,
     Uno,
-    True,
-    False,
 }
 
 /// `atomicrmw` operations.
@@ -99,7 +97,6 @@ pub enum RmwOp {
     UMax,
     UMin,
     FAdd,
-    FSub,
     FMax,
     FMin,
 }
@@ -279,20 +276,6 @@ pub enum InstKind {
     Unreachable,
 }
 
-impl InstKind {
-    /// Whether this ends a block.
-    pub fn is_terminator(&self) -> bool {
-        matches!(
-            self,
-            InstKind::Ret { .. }
-                | InstKind::Br { .. }
-                | InstKind::CondBr { .. }
-                | InstKind::Switch { .. }
-                | InstKind::Unreachable
-        )
-    }
-}
-
 impl fmt::Display for BinOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -400,8 +383,6 @@ impl FPred {
             FPred::Ule => "ule",
             FPred::Une => "une",
             FPred::Uno => "uno",
-            FPred::True => "true",
-            FPred::False => "false",
         }
     }
 }
@@ -427,7 +408,6 @@ impl RmwOp {
             RmwOp::UMax => "umax",
             RmwOp::UMin => "umin",
             RmwOp::FAdd => "fadd",
-            RmwOp::FSub => "fsub",
             RmwOp::FMax => "fmax",
             RmwOp::FMin => "fmin",
         }

@@ -4,13 +4,10 @@
 //! indices; values inside a function are [`LocalId`]s with a name and a type. Printing
 //! streams into any [`std::fmt::Write`] ([`Module::write_to`], or `Display`).
 
-pub mod document;
 mod ids;
 mod inst;
 mod names;
 pub(crate) mod print;
-pub mod reader;
-pub mod syntax;
 pub mod typecheck;
 mod types;
 
@@ -212,26 +209,29 @@ impl Function {
     }
 }
 
-/// A whole LLVM module.
+/// A whole LLVM module: what [`translate`](crate::translate) returns. It prints as LLVM
+/// IR text ([`Display`](std::fmt::Display), [`Module::write_to`], [`Module::write_io`]);
+/// its target triple and the translation's warnings are public fields. The instructions
+/// themselves are not public: read the text back with `spirv-lift-tools` to inspect them.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
     /// Comment lines printed at the top.
-    pub header_comments: Vec<String>,
+    pub(crate) header_comments: Vec<String>,
     /// Target triple.
     pub triple: String,
     /// Data layout, if any.
-    pub datalayout: Option<String>,
+    pub(crate) datalayout: Option<String>,
     /// Global variables.
-    pub globals: Vec<Global>,
+    pub(crate) globals: Vec<Global>,
     /// Functions (definitions and declarations).
-    pub functions: Vec<Function>,
+    pub(crate) functions: Vec<Function>,
     /// Named metadata (`!name = !{!N, ...}`).
-    pub named_md: Vec<(String, Vec<MdId>)>,
+    pub(crate) named_md: Vec<(String, Vec<MdId>)>,
     /// Warnings produced while translating (not printed in the IR).
     pub warnings: Vec<String>,
     /// Print `spir_kernel` definitions before the other functions (a workaround for
     /// LLVM 22's SPIR-V backend; see `Options::spirv_backend_workarounds`).
-    pub kernels_first: bool,
+    pub(crate) kernels_first: bool,
     types: Vec<Type>,
     type_map: HashMap<Type, TypeId>,
     /// Identified struct types: name, body, and whether the struct is packed.
@@ -249,7 +249,7 @@ pub struct Module {
 
 impl Module {
     /// An empty module.
-    pub fn new(triple: impl Into<String>) -> Self {
+    pub(crate) fn new(triple: impl Into<String>) -> Self {
         Module {
             triple: triple.into(),
             ..Default::default()
@@ -257,7 +257,7 @@ impl Module {
     }
 
     /// Interns a type.
-    pub fn ty(&mut self, t: Type) -> TypeId {
+    pub(crate) fn ty(&mut self, t: Type) -> TypeId {
         if let Some(id) = self.type_map.get(&t) {
             return *id;
         }
@@ -268,17 +268,17 @@ impl Module {
     }
 
     /// The type behind an id.
-    pub fn type_of_id(&self, id: TypeId) -> &Type {
+    pub(crate) fn type_of_id(&self, id: TypeId) -> &Type {
         &self.types[id.index()]
     }
 
     /// Declares a new identified struct type (bodies may be set later).
-    pub fn new_struct(&mut self, hint: &str) -> TypeId {
+    pub(crate) fn new_struct(&mut self, hint: &str) -> TypeId {
         self.new_struct_with(hint, false)
     }
 
     /// Declares a new identified struct type, packed (`<{ … }>`) or not.
-    pub fn new_struct_with(&mut self, hint: &str, packed: bool) -> TypeId {
+    pub(crate) fn new_struct_with(&mut self, hint: &str, packed: bool) -> TypeId {
         let name = self.global_names.unique_in("struct", hint);
         self.structs.push((name, Vec::new(), packed));
         let idx = (self.structs.len() - 1) as u32;
@@ -286,14 +286,14 @@ impl Module {
     }
 
     /// Sets an identified struct's body.
-    pub fn set_struct_body(&mut self, ty: TypeId, fields: Vec<TypeId>) {
+    pub(crate) fn set_struct_body(&mut self, ty: TypeId, fields: Vec<TypeId>) {
         if let Type::Named(i) = self.types[ty.index()] {
             self.structs[i as usize].1 = fields;
         }
     }
 
     /// The field types of a struct type (identified or literal), if it is one.
-    pub fn struct_fields(&self, ty: TypeId) -> Option<&[TypeId]> {
+    pub(crate) fn struct_fields(&self, ty: TypeId) -> Option<&[TypeId]> {
         match &self.types[ty.index()] {
             Type::Named(i) => self.structs.get(*i as usize).map(|s| s.1.as_slice()),
             Type::Struct(f) | Type::Packed(f) => Some(f),
@@ -302,7 +302,7 @@ impl Module {
     }
 
     /// Interns a constant.
-    pub fn constant(&mut self, c: Const) -> ConstId {
+    pub(crate) fn constant(&mut self, c: Const) -> ConstId {
         if let Some(id) = self.const_map.get(&c) {
             return *id;
         }
@@ -320,22 +320,22 @@ impl Module {
     /// The message for the first constant made since the last call that its type cannot
     /// hold (an array constant shorter than its type, say): the lowering turns it into an
     /// error at the SPIR-V instruction that made it.
-    pub fn take_invalid_const(&mut self) -> Option<String> {
+    pub(crate) fn take_invalid_const(&mut self) -> Option<String> {
         self.invalid_const.take()
     }
 
     /// The constant behind an id.
-    pub fn const_of_id(&self, id: ConstId) -> &Const {
+    pub(crate) fn const_of_id(&self, id: ConstId) -> &Const {
         &self.consts[id.index()]
     }
 
     /// The operands of a metadata node.
-    pub fn md_operands(&self, id: MdId) -> &[MdOperand] {
+    pub(crate) fn md_operands(&self, id: MdId) -> &[MdOperand] {
         self.mds.get(id.index()).map_or(&[], |v| v.as_slice())
     }
 
     /// Interns a metadata node.
-    pub fn md(&mut self, ops: Vec<MdOperand>) -> MdId {
+    pub(crate) fn md(&mut self, ops: Vec<MdOperand>) -> MdId {
         if let Some(id) = self.md_map.get(&ops) {
             return *id;
         }
@@ -346,7 +346,7 @@ impl Module {
     }
 
     /// Adds a global variable with a unique name derived from `hint`.
-    pub fn add_global(&mut self, hint: &str, mut g: Global) -> GlobalId {
+    pub(crate) fn add_global(&mut self, hint: &str, mut g: Global) -> GlobalId {
         g.name = self.global_names.unique(hint);
         // Its value's type, `ptr addrspace(N)`, exists for `value_type`.
         self.ty(Type::Ptr(g.addrspace));
@@ -355,7 +355,7 @@ impl Module {
     }
 
     /// Reserves a global name so that only [`Module::add_function_reserved`] can take it.
-    pub fn reserve_name(&mut self, name: &str) -> bool {
+    pub(crate) fn reserve_name(&mut self, name: &str) -> bool {
         if self.global_names.is_taken(name) {
             return false;
         }
@@ -364,7 +364,12 @@ impl Module {
     }
 
     /// Adds a function under a name reserved with [`Module::reserve_name`].
-    pub fn add_function_reserved(&mut self, name: &str, ret: TypeId, cc: CallConv) -> FuncId {
+    pub(crate) fn add_function_reserved(
+        &mut self,
+        name: &str,
+        ret: TypeId,
+        cc: CallConv,
+    ) -> FuncId {
         let id = self.add_function("", ret, cc);
         let f = &mut self.functions[id.index()];
         f.name = name.to_string();
@@ -373,7 +378,7 @@ impl Module {
     }
 
     /// Adds a function with a unique name derived from `hint` and returns its id.
-    pub fn add_function(&mut self, hint: &str, ret: TypeId, cc: CallConv) -> FuncId {
+    pub(crate) fn add_function(&mut self, hint: &str, ret: TypeId, cc: CallConv) -> FuncId {
         // A function's value type, `ptr`, exists for `value_type`.
         self.ty(Type::Ptr(0));
         let name = self.global_names.unique(hint);
@@ -401,7 +406,7 @@ impl Module {
 
     /// Finds or adds a declaration with exactly this name and signature. Returns `None`
     /// when the name is already taken by a function of another signature.
-    pub fn declare(
+    pub(crate) fn declare(
         &mut self,
         name: &str,
         ret: TypeId,
@@ -434,27 +439,27 @@ impl Module {
     }
 
     /// A function by id.
-    pub fn func(&self, id: FuncId) -> &Function {
+    pub(crate) fn func(&self, id: FuncId) -> &Function {
         &self.functions[id.index()]
     }
 
     /// Takes a function's body out for building (put it back with [`Module::put_function`]).
-    pub fn take_function(&mut self, id: FuncId) -> Function {
+    pub(crate) fn take_function(&mut self, id: FuncId) -> Function {
         std::mem::take(&mut self.functions[id.index()])
     }
 
     /// Puts back a function taken with [`Module::take_function`].
-    pub fn put_function(&mut self, id: FuncId, f: Function) {
+    pub(crate) fn put_function(&mut self, id: FuncId, f: Function) {
         self.functions[id.index()] = f;
     }
 
     /// Looks up a type id without interning (for types known to exist).
-    pub fn find_type(&self, t: &Type) -> Option<TypeId> {
+    pub(crate) fn find_type(&self, t: &Type) -> Option<TypeId> {
         self.type_map.get(t).copied()
     }
 
     /// A function by id, mutably.
-    pub fn func_mut(&mut self, id: FuncId) -> &mut Function {
+    pub(crate) fn func_mut(&mut self, id: FuncId) -> &mut Function {
         &mut self.functions[id.index()]
     }
 
@@ -472,7 +477,7 @@ impl Module {
     }
 
     /// The type of a value in the context of function `f`.
-    pub fn value_type(&self, f: &Function, v: Value) -> TypeId {
+    pub(crate) fn value_type(&self, f: &Function, v: Value) -> TypeId {
         match v {
             Value::Local(l) => f.locals[l.index()].ty,
             Value::Const(c) => const_type(&self.consts[c.index()]),

@@ -218,7 +218,6 @@ pub fn write_type<W: Write + ?Sized>(w: &mut W, m: &Module, t: TypeId) -> Result
             w.write_str(")")
         }
         Type::Token => w.write_str("token"),
-        Type::Metadata => w.write_str("metadata"),
     }
 }
 

@@ -108,7 +108,7 @@ fn cast_ok(m: &Module, op: CastOp, from: TypeId, to: TypeId) -> bool {
 /// indices, each after the first stepping into an array, a vector or a struct, struct
 /// indices constant `i32` in range.
 fn gep_ok(m: &Module, f: &Function, src: TypeId, indices: &[Value]) -> bool {
-    if matches!(m.type_of_id(src), Type::Void | Type::Token | Type::Metadata) {
+    if matches!(m.type_of_id(src), Type::Void | Type::Token) {
         return false;
     }
     let mut cur = src;

@@ -34,8 +34,6 @@ pub enum Type {
     Target(String, Vec<TypeId>, Vec<u32>),
     /// `token`.
     Token,
-    /// `metadata`.
-    Metadata,
 }
 
 impl Type {

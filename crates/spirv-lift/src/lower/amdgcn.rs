@@ -271,7 +271,6 @@ fn optimizer_handles(op: RmwOp) -> bool {
         | RmwOp::UMax
         | RmwOp::UMin
         | RmwOp::FAdd
-        | RmwOp::FSub
         | RmwOp::FMax
         | RmwOp::FMin => true,
     }

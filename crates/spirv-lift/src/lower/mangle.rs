@@ -35,14 +35,6 @@
 pub mod addrspace {
     /// `__private`: mangled without an address-space qualifier.
     pub const PRIVATE: u32 = 0;
-    /// `__global`: `U3AS1`.
-    pub const GLOBAL: u32 = 1;
-    /// `__constant`: `U3AS2`.
-    pub const CONSTANT: u32 = 2;
-    /// `__local`: `U3AS3`.
-    pub const LOCAL: u32 = 3;
-    /// `__generic`: `U3AS4`.
-    pub const GENERIC: u32 = 4;
 }
 
 /// A parameter type of a function whose name is to be mangled (OpenCL C view of the type).
@@ -93,11 +85,13 @@ pub enum MTy {
 
 impl MTy {
     /// A vector of `n` elements of type `elem`.
+    #[cfg(test)]
     pub fn vector(n: u32, elem: MTy) -> MTy {
         MTy::Vector(n, Box::new(elem))
     }
 
     /// A pointer to a non-const `pointee` in address space `addrspace`.
+    #[cfg(test)]
     pub fn ptr(addrspace: u32, pointee: MTy) -> MTy {
         MTy::Pointer {
             addrspace,
@@ -107,6 +101,7 @@ impl MTy {
     }
 
     /// A pointer to a const `pointee` in address space `addrspace`.
+    #[cfg(test)]
     pub fn const_ptr(addrspace: u32, pointee: MTy) -> MTy {
         MTy::Pointer {
             addrspace,
@@ -116,6 +111,7 @@ impl MTy {
     }
 
     /// A named (opaque) type such as `ocl_image2d_ro`.
+    #[cfg(test)]
     pub fn named(name: impl Into<String>) -> MTy {
         MTy::Named(name.into())
     }

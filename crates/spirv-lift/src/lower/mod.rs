@@ -31,7 +31,7 @@ use crate::spirv::{self, Inst, Op, Operand};
 use crate::{Options, Target};
 use foldhash::{HashMap, HashMapExt, HashSet};
 pub(crate) use ops::f64_to_half_bits;
-pub use types::{SpvTy, addrspace_name, named_tags, sync_as_name};
+pub use types::{SpvTy, named_tags, sync_as_name};
 
 /// What an extended instruction set import refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,6 +147,7 @@ pub(crate) struct Keep;
 impl Sink for Keep {}
 
 /// Lowers a loaded, checked SPIR-V module (loaded with [`spirv::load`]).
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn lower_module(spv: spirv::Module, opts: &Options) -> Result<llvm::Module, Error> {
     lower_module_into(spv, &[], opts, &mut Keep)
 }

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 /// Assembles SPIR-V assembly text into host-endian words.
 ///
 /// ```
-/// let words = spirv_lift::spirv::asm::assemble(
+/// let words = spirv_lift::assemble(
 ///     "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n",
 /// )?;
 /// assert_eq!(words[0], 0x0723_0203); // the magic number
@@ -90,7 +90,7 @@ impl SourceMap {
     /// `error: …` when it names no instruction.
     ///
     /// ```
-    /// use spirv_lift::spirv::asm::assemble_mapped;
+    /// use spirv_lift::assemble_mapped;
     /// let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
     ///             %int = OpTypeInt 32 0\n  %sum = OpIAdd %int %a %a\n";
     /// let (words, map) = assemble_mapped(text)?;
@@ -166,7 +166,7 @@ pub fn assemble_mapped(text: &str) -> Result<(Vec<u32>, SourceMap), Error> {
 /// starts a comment, an id or an opcode.
 ///
 /// ```
-/// use spirv_lift::spirv::asm::looks_like_text;
+/// use spirv_lift::looks_like_text;
 /// assert!(looks_like_text(b"; SPIR-V\n; Version: 1.6\nOpCapability Shader\n"));
 /// assert!(!looks_like_text(&[0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0]));
 /// ```

@@ -16,12 +16,6 @@ use super::{Facts, Function, Inst, Module, Op};
 use crate::error::{Error, ErrorKind};
 use std::borrow::Cow;
 
-/// Runs the checks on a module whose function bodies are kept; the first problem found
-/// is returned.
-pub fn check(module: &Module) -> Result<(), Error> {
-    check_module(module, &[]).map(|_| ())
-}
-
 /// Runs the checks, one function body at a time (a body a streaming load did not keep is
 /// decoded again from `words`, checked and dropped), and gathers the [`Facts`] lowering
 /// needs. The module-level checks come first; ids were found defined once and below the

@@ -391,6 +391,7 @@ fn fast(
 }
 
 /// Decodes every instruction (`offsets` from `instruction_offsets`).
+#[cfg(any(test, feature = "fuzzing"))]
 pub(super) fn decode(words: &[u32], offsets: &[usize], bound: u32) -> Result<Vec<Inst>, Error> {
     let mut insts = Vec::with_capacity(offsets.len());
     decode_each(words, offsets, bound, |inst| insts.push(inst))?;
@@ -462,6 +463,7 @@ fn alone(words: &[u32], at: usize, count: usize) -> Result<Inst, Error> {
 
 /// Decodes a whole module with rspirv's parser alone (the reference for [`decode`];
 /// `offsets` from `instruction_offsets`).
+#[cfg(any(test, feature = "fuzzing"))]
 pub(super) fn decode_reference(words: &[u32], offsets: &[usize]) -> Result<Vec<Inst>, Error> {
     reference(words, offsets).map_err(|(idx, kind)| {
         let at = offsets.get(idx).copied().unwrap_or(words.len());

@@ -33,8 +33,6 @@ pub const MAX_ID_BOUND: u32 = 0x3F_FFFF;
 pub struct Header {
     /// (major, minor).
     pub version: (u8, u8),
-    /// Generator magic.
-    pub generator: u32,
     /// Id bound.
     pub bound: u32,
 }
@@ -194,6 +192,7 @@ fn check_module_size(words: usize) -> Result<(), Error> {
 }
 
 /// Decodes, sorts and checks a module given as host-endian words.
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn load(words: &[u32]) -> Result<Module, Error> {
     load_with(words, false)
 }
@@ -327,7 +326,7 @@ fn decode_function(
 /// decoder, or with `reference` with rspirv's parser alone. Both give the same
 /// instructions or the same error (a test and the `decode_differential` fuzz target
 /// check it).
-#[doc(hidden)]
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn decode_instructions(words: &[u32], reference: bool) -> Result<Vec<Inst>, Error> {
     let header = read_header(words)?;
     check_module_size(words.len())?;
@@ -368,7 +367,6 @@ fn read_header(words: &[u32]) -> Result<Header, Error> {
     }
     Ok(Header {
         version: (major, minor),
-        generator: words[2],
         bound,
     })
 }

@@ -1,5 +1,5 @@
 //! An own verifier of the static rules for convergence control tokens, on textual
-//! LLVM IR from any producer (read with [`crate::llvm::reader`]).
+//! LLVM IR from any producer (read with [`crate::reader`]).
 //!
 //! The rules are those of LLVM's *Convergent Operation Semantics* document
 //! (`ConvergentOperations.rst`, sections "Convergence Control Intrinsics", "Static
@@ -58,11 +58,11 @@ use foldhash::{HashMap, HashMapExt, HashSet};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::analysis::{Block, Cfg, DomTree, IrreducibleCycles, LoopId, Loops};
-use crate::llvm::reader::{
+use crate::reader::{
     self, CallSite, ConvergenceIntrinsic, IrFunction, IrModule, Operand, ReadError,
 };
-use crate::llvm::syntax;
+use crate::syntax;
+use spirv_lift::analysis::{Block, Cfg, DomTree, IrreducibleCycles, LoopId, Loops};
 
 /// One violation of a static rule, at the offending instruction (or, for a problem of
 /// the whole function, its `define`).
@@ -92,12 +92,12 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// Checks that `text` is LLVM IR that LLVM reads ([`crate::llvm::syntax`]: not empty,
+/// Checks that `text` is LLVM IR that LLVM reads ([`crate::syntax`]: not empty,
 /// every token and operand where LLVM's parser wants it, every name defined), then
 /// verifies every function in it.
 ///
 /// ```
-/// use spirv_lift::convergence::verify::verify_text;
+/// use spirv_lift_tools::verify::verify_text;
 /// // A loop heart outside a loop header is an error.
 /// let ir = r#"
 /// define void @f() convergent {
@@ -112,7 +112,7 @@ impl fmt::Display for Diagnostic {
 /// let diags = verify_text(ir)?;
 /// assert_eq!(diags.len(), 1);
 /// assert_eq!(diags[0].function, "f");
-/// # Ok::<(), spirv_lift::llvm::reader::ReadError>(())
+/// # Ok::<(), spirv_lift_tools::reader::ReadError>(())
 /// ```
 ///
 /// # Errors

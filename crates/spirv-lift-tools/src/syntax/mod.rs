@@ -35,12 +35,12 @@ mod lexer;
 mod parser;
 mod ty;
 
-use super::reader::ReadError;
+use crate::reader::ReadError;
 
 /// Checks that `text` is LLVM IR that LLVM 22 would read.
 ///
 /// ```
-/// use spirv_lift::llvm::syntax::check;
+/// use spirv_lift_tools::syntax::check;
 /// assert!(check("define void @f() {\n  ret void\n}\n").is_ok());
 /// let e = check("define void @f() {\n  %x = add i32 1,\n  ret void\n}\n").unwrap_err();
 /// assert_eq!((e.line, e.column), (3, 3));

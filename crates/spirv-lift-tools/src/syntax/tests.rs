@@ -12,7 +12,7 @@ fn accepts_a_small_module() {
 
 #[test]
 fn accepts_the_constructs_file() {
-    check(include_str!("../../../../../tests/syntax/constructs.ll")).unwrap();
+    check(include_str!("../../../../tests/syntax/constructs.ll")).unwrap();
 }
 
 /// Inputs and what `opt-22 -passes=verify` says about them (checked by hand when they
@@ -266,7 +266,7 @@ impl Lcg {
 
 #[test]
 fn never_panics_on_mutated_text() {
-    let base = include_str!("../../../../../tests/syntax/constructs.ll");
+    let base = include_str!("../../../../tests/syntax/constructs.ll");
     let pieces = [
         "",
         " ",

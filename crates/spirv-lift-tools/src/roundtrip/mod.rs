@@ -4,7 +4,7 @@
 //!   which a module and its trip through spirv-lift and LLVM's SPIR-V backend agree.
 //! - [`compare_annotations`]: the `!mmra` tag set and `"convergencectrl"` bundle of every
 //!   instruction, between spirv-lift's output and LLVM's re-print of it (`llvm-as |
-//!   llvm-dis`), both read with [`crate::llvm::document`].
+//!   llvm-dis`), both read with [`crate::document`].
 //! - [`effects::written_globals`]: the externally visible variables a module writes (the
 //!   `effects` check: the same set before and after `opt -O2`).
 //! - [`reader_fixpoint`]: reading spirv-lift's output and printing the reading gives the
@@ -15,7 +15,7 @@
 pub mod effects;
 pub mod sync;
 
-use crate::llvm::document::{self, Document, Tag};
+use crate::document::{self, Document, Tag};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What the annotation check compares for one instruction.

@@ -1,7 +1,7 @@
 //! A complete, line-level reading of LLVM IR text as LLVM (and spirv-lift) print it, with a
 //! printer: the reader behind `spirv-lift conform`'s annotation and round-trip checks.
 //!
-//! Where [`super::reader`] extracts a control-flow skeleton from IR of any layout,
+//! Where [`crate::reader`] extracts a control-flow skeleton from IR of any layout,
 //! [`Document`] keeps everything, in order, and parses the parts the checks compare:
 //! every instruction's result, opcode, operand bundles (`"convergencectrl"(token %t)`)
 //! and metadata attachments (`, !mmra !6`); metadata definitions (`!6 = !{!5, !1}`,
@@ -24,7 +24,7 @@
 
 #![warn(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
-use super::reader::ReadError;
+use crate::reader::ReadError;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write};
 

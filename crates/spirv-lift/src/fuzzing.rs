@@ -1,0 +1,34 @@
+//! Entry points for the fuzz targets (`fuzz/`), built only with the `fuzzing` feature:
+//! the paths [`translate`](crate::translate) does not take, so that a target can check
+//! that they agree with it. Not part of the library's API.
+
+use crate::{Error, Module, Options, lower, spirv};
+
+/// Translates `words` from a module loaded whole (every function body decoded once and
+/// kept), where [`translate`](crate::translate) decodes each body again just before
+/// lowering it. Specialization constants of `options` are not applied.
+///
+/// # Errors
+/// As [`translate`](crate::translate).
+pub fn translate_loaded_whole(words: &[u32], options: &Options) -> Result<Module, Error> {
+    spirv::load(words).and_then(|m| lower::lower_module(m, options))
+}
+
+/// Decodes `words` with this crate's decoder and with rspirv's parser alone; `Err` says
+/// how they disagree (they must give the same instructions, or the same error).
+///
+/// # Errors
+/// A description of the disagreement.
+pub fn decode_differential(words: &[u32]) -> Result<(), String> {
+    let ours = spirv::decode_instructions(words, false);
+    let theirs = spirv::decode_instructions(words, true);
+    match (&ours, &theirs) {
+        (Ok(a), Ok(b)) if a == b => Ok(()),
+        (Ok(a), Ok(b)) => Err(format!("decoded differently:\n{a:?}\n{b:?}")),
+        (Err(a), Err(b)) if a.to_string() == b.to_string() => Ok(()),
+        (Err(a), Err(b)) => Err(format!("different errors: ours {a}, rspirv {b}")),
+        _ => Err(format!(
+            "one decoder failed: ours {ours:?}, rspirv {theirs:?}"
+        )),
+    }
+}

@@ -1,0 +1,80 @@
+//! Tests of paths the public API does not offer, over the repository's corpus: a module
+//! loaded whole (`spirv::load` + `lower::lower_module`) against the streaming
+//! translation, and the decoder against rspirv's parser. (The integration tests in the
+//! repository's `tests/` use the public API only.)
+
+mod decode;
+mod spec;
+mod stream;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// The repository (two levels above this crate).
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The files with extension `ext` of each directory (relative to the repository),
+/// sorted per directory.
+fn files_in(dirs: &[&str], ext: &str) -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    for dir in dirs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(repo_root().join(dir))
+            .unwrap_or_else(|e| panic!("reading {dir}/: {e}"))
+            .map(|entry| entry.expect("directory entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        files.sort();
+        all.extend(files);
+    }
+    all
+}
+
+/// The committed corpus (`shaders/*.spv`, `cl-kernels/*.spv`).
+fn corpus_files() -> Vec<PathBuf> {
+    files_in(&["shaders", "cl-kernels"], "spv")
+}
+
+/// Runs the SPIRV-Tools program `tool` with `input` on its standard input; its standard
+/// output, or its messages. A missing tool is a failure (run `scripts/setup.sh`).
+fn spirv_tool(tool: &str, args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {
+    let mut child = Command::new(tool)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {tool} (run scripts/setup.sh): {e}"));
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().expect("wait for the tool");
+    writer
+        .join()
+        .expect("writer thread")
+        .expect("write the input");
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(format!(
+            "{tool} {args:?} failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// Host-endian words of a little-endian SPIR-V binary.
+fn words_le(bytes: &[u8]) -> Vec<u32> {
+    assert!(
+        bytes.len().is_multiple_of(4),
+        "SPIR-V binary of {} bytes",
+        bytes.len()
+    );
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
