@@ -8,16 +8,16 @@
 use spirv_lift::{Options, Target};
 
 /// The option set an input is translated with: a function of its length, so a seed
-/// keeps its option set and the five sets are all exercised (generic; amdgcn; generic
+/// keeps its option set and the six sets are all exercised (generic; amdgcn; generic
 /// without `!mmra`; amdgcn without convergence tokens; generic with the LLVM 22 SPIR-V
-/// backend workarounds).
+/// backend workarounds; host).
 pub fn options_for(len: usize) -> Options {
-    let k = (len / 4) % 5;
+    let k = (len / 4) % 6;
     Options::default()
-        .target(if k & 1 == 0 {
-            Target::Generic
-        } else {
-            Target::Amdgcn
+        .target(match k {
+            5 => Target::Host,
+            _ if k & 1 == 0 => Target::Generic,
+            _ => Target::Amdgcn,
         })
         .mmra(k != 2)
         .convergence(k != 3)
@@ -26,7 +26,8 @@ pub fn options_for(len: usize) -> Options {
 
 /// Translates host words and prints the result, whole and streamed, and once more from a
 /// module loaded with its bodies kept; panics (a finding) when the texts or errors
-/// differ, or when an error message is not exactly one non-empty line.
+/// differ, when an error message is not exactly one non-empty line, or when the text is
+/// not IR that LLVM's parser reads or breaks the convergence-token rules.
 pub fn check_translate(words: &[u32], opts: &Options) {
     // The streaming path (what the command-line tool uses) must print the same text and
     // fail the same way.
@@ -38,6 +39,18 @@ pub fn check_translate(words: &[u32], opts: &Options) {
         Ok(m) => {
             let text = m.to_string();
             assert!(!text.is_empty());
+            // What LLVM would say of it: text its parser reads (types of operands,
+            // getelementptr indices, casts, constants; spirv_lift_tools::syntax) and
+            // convergence tokens that keep LLVM's static rules (dominance, cycles,
+            // nesting; spirv_lift_tools::verify).
+            match spirv_lift_tools::verify::verify_text(&text) {
+                Ok(diags) => assert!(
+                    diags.is_empty(),
+                    "convergence rules broken: {}",
+                    diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; ")
+                ),
+                Err(e) => panic!("output LLVM cannot read: {e}"),
+            }
             match &kept {
                 Ok(k) => assert!(k.to_string() == text, "loaded whole, the text differs"),
                 Err(e) => panic!("loaded whole it fails ({e}), streaming it translates"),
