@@ -241,14 +241,15 @@ impl Ctx<'_> {
             self.m.add_function(&name, ret_ll, cc)
         };
         let mut param_info = Vec::with_capacity(params.len());
-        for (p, pty) in f.params.iter().zip(&params) {
+        let mut sret_taken = false;
+        for (i, (p, pty)) in f.params.iter().zip(&params).enumerate() {
             let pid = p.rid()?;
             param_info.push((
                 pid,
                 *pty,
                 self.llty(*pty)?,
                 self.hint(pid),
-                self.param_attrs(pid, *pty)?,
+                self.param_attrs(pid, *pty, i, cc, &mut sret_taken)?,
             ));
         }
         let lf = self.m.func_mut(fid);
@@ -303,7 +304,24 @@ impl Ctx<'_> {
         self.set_global_value(id, Value::Func(fid), fty)
     }
 
-    fn param_attrs(&mut self, pid: u32, pty: u32) -> Result<String, Error> {
+    /// The LLVM attributes of parameter `index` (SPIR-V id `pid`, type `pty`) of a function
+    /// with calling convention `cc`: its `FuncParamAttr` and `Restrict` decorations, each
+    /// only where LLVM's verifier takes it (SPIR-V does not restrict them by type, and
+    /// `spirv-val` accepts them anywhere): `zeroext`/`signext` on integers, one of them;
+    /// `noalias`, `readonly`, `readnone` (not both) on pointers; `byval`/`sret` (one) on
+    /// pointers to sized types, `sret` only on the first two parameters, once, and never
+    /// on a kernel.
+    fn param_attrs(
+        &mut self,
+        pid: u32,
+        pty: u32,
+        index: usize,
+        cc: CallConv,
+        sret_taken: &mut bool,
+    ) -> Result<String, Error> {
+        let param_ty = self.llty(pty)?;
+        let is_int = matches!(self.m.type_of_id(param_ty), Type::Int(_));
+        let is_ptr = matches!(self.m.type_of_id(param_ty), Type::Ptr(_));
         let mut out: Vec<String> = Vec::new();
         let attrs: Vec<FunctionParameterAttribute> = self
             .decos(pid)
@@ -315,27 +333,52 @@ impl Ctx<'_> {
                 _ => None,
             })
             .collect();
+        let has = |out: &[String], prefix: &str| out.iter().any(|s| s.starts_with(prefix));
+        let kernel = matches!(cc, CallConv::SpirKernel | CallConv::AmdgpuKernel);
         for a in attrs {
             use FunctionParameterAttribute as P;
             match a {
-                P::Zext => out.push("zeroext".into()),
-                P::Sext => out.push("signext".into()),
-                P::NoAlias => out.push("noalias".into()),
-                P::NoWrite => out.push("readonly".into()),
-                P::NoReadWrite => out.push("readnone".into()),
-                P::ByVal | P::Sret => {
+                P::Zext | P::Sext if is_int && !has(&out, "zeroext") && !has(&out, "signext") => {
+                    out.push(if a == P::Zext { "zeroext" } else { "signext" }.into());
+                }
+                P::NoAlias if is_ptr && !has(&out, "noalias") => out.push("noalias".into()),
+                P::NoWrite | P::NoReadWrite
+                    if is_ptr && !has(&out, "readonly") && !has(&out, "readnone") =>
+                {
+                    out.push(
+                        if a == P::NoWrite {
+                            "readonly"
+                        } else {
+                            "readnone"
+                        }
+                        .into(),
+                    );
+                }
+                P::ByVal | P::Sret if is_ptr && !has(&out, "byval(") && !has(&out, "sret(") => {
+                    let sret = a == P::Sret;
+                    if sret && (kernel || index > 1 || *sret_taken) {
+                        continue;
+                    }
                     if let SpvTy::Pointer { pointee, .. } = self.spv_ty(pty)?.clone() {
                         let t = self.llty(pointee)?;
-                        let mut s = String::from(if a == P::ByVal { "byval(" } else { "sret(" });
+                        let sized = !matches!(
+                            self.m.type_of_id(t),
+                            Type::Void | Type::Token | Type::Target(..)
+                        );
+                        if !sized {
+                            continue;
+                        }
+                        let mut s = String::from(if sret { "sret(" } else { "byval(" });
                         crate::llvm::write_type_string(&self.m, t, &mut s);
                         s.push(')');
                         out.push(s);
+                        *sret_taken |= sret;
                     }
                 }
                 _ => {}
             }
         }
-        if self.has_deco(pid, Decoration::Restrict) && !out.iter().any(|s| s == "noalias") {
+        if is_ptr && self.has_deco(pid, Decoration::Restrict) && !has(&out, "noalias") {
             out.push("noalias".into());
         }
         Ok(out.join(" "))
