@@ -637,3 +637,112 @@ fn saturated_conversions_clamp() {
     assert_eq!(u8s, [255, 255, 100, 255, 255, 255, 0, 127]);
     assert_eq!(fi, [i32::MAX, i32::MIN, 3, -3, 0, 2147483520, 0, 0]);
 }
+
+/// Standard output of a command, its lines sorted: the order in which invocations print
+/// is unspecified in OpenCL (README "Running translated code"), the lines themselves are
+/// not.
+fn sorted_lines(out: &[u8]) -> Vec<String> {
+    let mut lines: Vec<String> = String::from_utf8_lossy(out)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// Source, SPIR-V modules, kernel, arguments, the buffer printf's results go to.
+type PrintfCase<'a> = (&'a str, &'a [&'a str], &'a str, Vec<String>, Option<usize>);
+
+#[test]
+fn printf_prints_what_pocl_prints() {
+    // (source, SPIR-V modules, kernel, global, local, args, buffer with printf's results).
+    // printf_formats.cl exercises every conversion, flag, length modifier and vector
+    // specifier of OpenCL C's printf; its .spv were built from it as its header says.
+    let root = common::repo_root();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let clrun = clrun(dir);
+    let input = ints(
+        dir,
+        "printf.in",
+        &[0, 1, -1, 123_456, -98_765, i32::MAX, i32::MIN, 77],
+    );
+    let cases: [PrintfCase; 2] = [
+        (
+            "cl-kernels/printf_debug.cl",
+            &[
+                "cl-kernels/printf_debug.O0.spv",
+                "cl-kernels/printf_debug.O2.spv",
+            ],
+            "debug_print",
+            vec!["random:128:5".into(), "i32:1".into()],
+            None,
+        ),
+        (
+            "tests/pocl/printf_formats.cl",
+            &[
+                "tests/pocl/printf_formats.O0.spv",
+                "tests/pocl/printf_formats.O2.spv",
+            ],
+            "formats",
+            vec![input, "zeros:32".into()],
+            Some(1),
+        ),
+    ];
+    let mut checked = 0;
+    for (src, spvs, kernel, args, ret) in cases {
+        let flags: Vec<String> = ["--global", "8", "--local", "4"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(args.iter().flat_map(|a| ["--arg".to_string(), a.clone()]))
+            .collect();
+        let ret_flag = |tag: &str| -> Vec<String> {
+            ret.map(|i| vec!["--out".into(), format!("{i}={}", dir.join(tag).display())])
+                .unwrap_or_default()
+        };
+        let want = common::run(
+            Command::new(&clrun)
+                .arg(root.join(src))
+                .arg(kernel)
+                .args(&flags)
+                .args(ret_flag("ret.ref")),
+        );
+        assert!(
+            want.status.success(),
+            "pocl: {}",
+            String::from_utf8_lossy(&want.stderr)
+        );
+        let want_lines = sorted_lines(&want.stdout);
+        assert!(want_lines.len() >= 12, "pocl printed {want_lines:?}");
+        for spv in spvs {
+            let have = common::run(
+                Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+                    .arg("run")
+                    .arg(root.join(spv))
+                    .args(["--kernel", kernel])
+                    .arg("--llc")
+                    .arg(common::tool("llc-22"))
+                    .args(&flags)
+                    .args(ret_flag("ret.have")),
+            );
+            assert!(
+                have.status.success(),
+                "{spv}: {}",
+                String::from_utf8_lossy(&have.stderr)
+            );
+            let have_lines = sorted_lines(&have.stdout);
+            for (w, h) in want_lines.iter().zip(&have_lines) {
+                assert_eq!(w, h, "{spv}: a printed line differs from pocl's");
+            }
+            assert_eq!(want_lines.len(), have_lines.len(), "{spv}: line count");
+            if ret.is_some() {
+                // printf's results (0 for each call, or-ed per invocation).
+                let w = std::fs::read(dir.join("ret.ref")).expect("ret.ref");
+                let h = std::fs::read(dir.join("ret.have")).expect("ret.have");
+                assert_eq!(w, h, "{spv}: printf's return values");
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 4);
+}

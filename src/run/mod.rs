@@ -3,6 +3,7 @@
 //! code").
 
 pub mod amber;
+pub mod printf;
 pub mod runtime;
 pub mod shims;
 
@@ -38,7 +39,9 @@ use std::time::Duration;
                   Work-groups run one after another; the invocations of a group run as \
                   threads, so barriers behave; each invocation is its own subgroup \
                   (subgroup size 1). A barrier that can never complete, a trap or the \
-                  --timeout ends the run with an error (exit 1).\n\n\
+                  --timeout ends the run with an error (exit 1). OpenCL printf writes to \
+                  standard output, one call at a time (the order of calls from different \
+                  invocations is the order they ran in).\n\n\
                   FILE may also be an Amber script (*.amber): its compute subset runs \
                   (README \"Running translated code\"), with a pass or FAIL line per EXPECT; \
                   exit 0 when all pass, 1 when one fails, 3 when the script uses a command \
