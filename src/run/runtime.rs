@@ -288,6 +288,75 @@ pub extern "C" fn _Z22__spirv_ocl_u_upsamplejj(hi: u32, lo: u32) -> u64 {
     (u64::from(hi) << 32) | u64::from(lo)
 }
 
+/// `x` as a half's bits, rounded by SPIR-V's FPRoundingMode `mode` (RTE 0, RTZ 1, RTP 2,
+/// RTN 3; another value rounds to nearest even): OpenCL's `vstore_half*` conversions.
+/// A float is exact as a double, so the one rounding here is the only one.
+pub fn f64_to_f16(x: f64, mode: i32) -> u16 {
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    if x.is_nan() {
+        return sign | 0x7e00;
+    }
+    let a = x.abs();
+    if a.is_infinite() {
+        return sign | 0x7c00;
+    }
+    // Whether rounding away from zero is the direction `mode` takes for this sign when
+    // the value is not exact.
+    let (toward_zero, away) = match (mode, sign != 0) {
+        (1, _) | (2, true) | (3, false) => (true, false),
+        (2, false) | (3, true) => (false, true),
+        _ => (false, false),
+    };
+    let overflow = |s: u16| {
+        if toward_zero { s | 0x7bff } else { s | 0x7c00 }
+    };
+    if a == 0.0 {
+        return sign;
+    }
+    // The exponent of a's leading bit (a f64 subnormal is far below any half).
+    let e = ((a.to_bits() >> 52) as i32 & 0x7ff) - 1023;
+    if e > 15 {
+        return overflow(sign);
+    }
+    // Quantum: 2^-24 for half subnormals, else 2^(e-10).
+    let qexp = if e < -14 { -24 } else { e - 10 };
+    let m = a * 2f64.powi(-qexp);
+    let mut i = m.floor();
+    let frac = m - i;
+    let up = if frac == 0.0 || toward_zero {
+        false
+    } else if away {
+        true
+    } else {
+        frac > 0.5 || (frac == 0.5 && i % 2.0 == 1.0)
+    };
+    if up {
+        i += 1.0;
+    }
+    let i = i as u32;
+    if qexp == -24 {
+        // A subnormal, or (i = 1024) the smallest normal: the same bits.
+        return sign | i as u16;
+    }
+    let (i, e) = if i == 2048 { (1024, e + 1) } else { (i, e) };
+    if e > 15 {
+        return overflow(sign);
+    }
+    sign | (((e + 15) as u16) << 10) | (i - 1024) as u16
+}
+
+/// `spirv_lift.f32_to_f16(float, mode)`: [`f64_to_f16`] for `vstore_half*` of floats.
+#[unsafe(export_name = "spirv_lift.f32_to_f16")]
+pub extern "C" fn f32_to_f16(x: f32, mode: i32) -> u16 {
+    f64_to_f16(f64::from(x), mode)
+}
+
+/// `spirv_lift.f64_to_f16(double, mode)`: [`f64_to_f16`] for `vstore_half*` of doubles.
+#[unsafe(export_name = "spirv_lift.f64_to_f16")]
+pub extern "C" fn f64_to_f16_c(x: f64, mode: i32) -> u16 {
+    f64_to_f16(x, mode)
+}
+
 /// The buffers of the running dispatch: (base address, size in bytes), for
 /// `spirv_lift.buffer_size` (`OpArrayLength`).
 pub static BUFFERS: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
@@ -593,6 +662,27 @@ mod tests {
         assert_eq!(std::mem::offset_of!(Invocation, subgroup_le_mask), 264);
         assert_eq!(std::mem::offset_of!(Invocation, subgroup_lt_mask), 280);
         assert_eq!(std::mem::size_of::<Invocation>(), 296);
+    }
+
+    #[test]
+    fn half_rounding_modes() {
+        // 1 + 2^-11 is halfway between 1 and the next half (1 + 2^-10).
+        let mid = 1.0 + 2f64.powi(-11);
+        assert_eq!(f64_to_f16(mid, 0), 0x3c00, "to even");
+        assert_eq!(f64_to_f16(mid + 2f64.powi(-20), 0), 0x3c01, "past halfway");
+        assert_eq!(f64_to_f16(mid, 1), 0x3c00, "toward zero");
+        assert_eq!(f64_to_f16(mid, 2), 0x3c01, "toward +inf");
+        assert_eq!(f64_to_f16(-mid, 2), 0xbc00, "-x toward +inf");
+        assert_eq!(f64_to_f16(-mid, 3), 0xbc01, "-x toward -inf");
+        assert_eq!(f64_to_f16(65504.0, 0), 0x7bff);
+        assert_eq!(f64_to_f16(65520.0, 0), 0x7c00, "rounds up to inf");
+        assert_eq!(f64_to_f16(1e6, 1), 0x7bff, "RTZ saturates");
+        assert_eq!(f64_to_f16(-1e6, 2), 0xfbff);
+        assert_eq!(f64_to_f16(2f64.powi(-24), 0), 0x0001, "smallest subnormal");
+        assert_eq!(f64_to_f16(2f64.powi(-26), 2), 0x0001, "up to it");
+        assert_eq!(f64_to_f16(2f64.powi(-26), 0), 0x0000);
+        assert_eq!(f64_to_f16(0.1, 0), 0x2e66);
+        assert_eq!(f64_to_f16(f64::NAN, 0) & 0x7e00, 0x7e00);
     }
 
     #[test]
