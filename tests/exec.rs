@@ -845,3 +845,154 @@ fn printf_prints_what_pocl_prints() {
     }
     assert_eq!(checked, 4);
 }
+
+/// Runs `spirv-lift run` on a cl-kernels module; panics with its stderr on failure.
+fn lift_run(spv: &str, kernel: &str, flags: &[String]) {
+    let r = common::run(
+        Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+            .arg("run")
+            .arg(common::repo_root().join(spv))
+            .args(["--kernel", kernel])
+            .arg("--llc")
+            .arg(common::tool("llc-22"))
+            .args(flags),
+    );
+    assert!(
+        r.status.success(),
+        "{spv} {kernel}: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+}
+
+fn read_i32s(path: &Path) -> Vec<i32> {
+    std::fs::read(path)
+        .expect("output")
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn read_f32s(path: &Path) -> Vec<f32> {
+    read_i32s(path)
+        .into_iter()
+        .map(|i| f32::from_bits(i as u32))
+        .collect()
+}
+
+#[test]
+fn work_group_collectives_compute_independent_values() {
+    // pocl 3.1 has no work-group collective functions (its kernel library lacks
+    // work_group_reduce_add and the rest), so the reference is computed here from the
+    // inputs, following OpenCL C 2.0's definitions.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let (n, local) = (96usize, 32usize);
+    // Group 0 mixes signs; group 2 is all positive, with one value above 1000.
+    let input: Vec<i32> = (0..n as i32)
+        .map(|i| match i {
+            70 => 2000,
+            64.. => (i * 37) % 101 + 1,
+            _ => (i * 37) % 101 - 20 + (i / 40) * 30,
+        })
+        .collect();
+    let arg_in = ints(dir, "wg.in", &input);
+    for opt in ["O0", "O2"] {
+        let (out, summary) = (
+            dir.join(format!("out.{opt}")),
+            dir.join(format!("sum.{opt}")),
+        );
+        lift_run(
+            &format!("cl-kernels/work_group_funcs.{opt}.spv"),
+            "wg_collectives",
+            &[
+                "--global".into(),
+                n.to_string(),
+                "--local".into(),
+                local.to_string(),
+                "--arg".into(),
+                arg_in.clone(),
+                "--arg".into(),
+                format!("zeros:{}", 4 * n),
+                "--arg".into(),
+                format!("zeros:{}", 4 * 6 * (n / local)),
+                "--out".into(),
+                format!("1={}", out.display()),
+                "--out".into(),
+                format!("2={}", summary.display()),
+            ],
+        );
+        let (out, summary) = (read_i32s(&out), read_i32s(&summary));
+        assert_eq!(
+            (summary[15], summary[16]),
+            (1, 1),
+            "{opt}: group 2's all and any"
+        );
+        for (g, group) in input.chunks(local).enumerate() {
+            let sum: i32 = group.iter().sum();
+            let want = [
+                sum,
+                *group.iter().min().expect("values"),
+                *group.iter().max().expect("values"),
+                i32::from(group.iter().all(|&x| x > 0)),
+                i32::from(group.iter().any(|&x| x > 1000)),
+                sum,
+            ];
+            assert_eq!(
+                summary[6 * g..6 * g + 6],
+                want,
+                "{opt}: group {g}'s summary"
+            );
+            let mut pre = 0;
+            let mut inc = i32::MIN;
+            for (l, &x) in group.iter().enumerate() {
+                inc = inc.max(x);
+                assert_eq!(
+                    out[g * local + l],
+                    pre + inc + group[0],
+                    "{opt}: work-item {l} of group {g}"
+                );
+                pre += x;
+            }
+        }
+        // The 2D broadcast and a float reduction: 8x8 groups of 4x4.
+        let width = 8;
+        let grid: Vec<f32> = (0..64)
+            .map(|i| ((i * 29) % 64) as f32 / 16.0 - 2.0)
+            .collect();
+        let bytes: Vec<u8> = grid.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let gpath = dir.join(format!("grid.{opt}"));
+        std::fs::write(&gpath, bytes).expect("write");
+        lift_run(
+            &format!("cl-kernels/work_group_funcs.{opt}.spv"),
+            "wg_broadcast_2d",
+            &[
+                "--global".into(),
+                "8,8".into(),
+                "--local".into(),
+                "4,4".into(),
+                "--arg".into(),
+                format!("file:{}", gpath.display()),
+                "--arg".into(),
+                format!("i32:{width}"),
+                "--out".into(),
+                format!("0={}", gpath.display()),
+            ],
+        );
+        let have = read_f32s(&gpath);
+        for y in 0..8 {
+            for x in 0..8 {
+                let (gx, gy) = (x / 4 * 4, y / 4 * 4);
+                let mean: f64 = (0..16)
+                    .map(|k| f64::from(grid[(gy + k / 4) * width + gx + k % 4]))
+                    .sum::<f64>()
+                    / 16.0;
+                let want = f64::from(grid[y * width + x]) - mean;
+                let got = f64::from(have[y * width + x]);
+                assert!(
+                    (want - got).abs() < 1e-5,
+                    "{opt}: ({x}, {y}): want {want}, have {got}"
+                );
+            }
+        }
+    }
+}

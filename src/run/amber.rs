@@ -12,7 +12,7 @@
 //! translator supports). Anything else makes the script "unsupported: <command>", never a
 //! pass.
 
-use super::runtime::{self, Args, Grid};
+use super::runtime::{self, Args};
 use super::{AlignedBuf, Loaded, Tools};
 use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
@@ -735,12 +735,7 @@ fn run_lines(path: &Path, tools: &Tools, timeout: Duration, dir: &Path) -> Resul
                 if let Err(f) = runtime::dispatch(
                     &loaded.entry,
                     &Args { slots },
-                    Grid {
-                        groups,
-                        local,
-                        work_dim: 3,
-                        concurrent: loaded.concurrent,
-                    },
+                    loaded.grid(groups, local, 3, 1, true),
                     timeout,
                     || {},
                 ) {

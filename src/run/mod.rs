@@ -3,6 +3,7 @@
 //! code").
 
 pub mod amber;
+pub mod groups;
 pub mod printf;
 pub mod runtime;
 pub mod shims;
@@ -308,8 +309,33 @@ pub struct Loaded {
     pub entry: Entry,
     /// The work-group size the module fixes, if it does.
     pub local_size: Option<[u64; 3]>,
-    /// Whether the module has work-group barriers (its invocations must run at once).
+    /// Whether the module has work-group barriers or collectives (its invocations must
+    /// run at once).
     pub concurrent: bool,
+    /// Whether the module has subgroup operations (with subgroups of more than one
+    /// invocation, its invocations must run at once too).
+    pub subgroup_ops: bool,
+}
+
+impl Loaded {
+    /// The grid of a dispatch of this module.
+    pub fn grid(
+        &self,
+        groups: [u64; 3],
+        local: [u64; 3],
+        work_dim: u32,
+        sg: u32,
+        vulkan: bool,
+    ) -> Grid {
+        Grid {
+            groups,
+            local,
+            work_dim,
+            concurrent: self.concurrent || (self.subgroup_ops && sg > 1),
+            subgroup_size: sg,
+            vulkan,
+        }
+    }
 }
 
 /// Translates `words` for the host, compiles and links them in `dir` as `<stem>.*` (a
@@ -325,7 +351,12 @@ pub fn load(
 ) -> Result<Loaded> {
     let module = spirv_lift::translate(words, options).map_err(|e| anyhow::anyhow!("{e}"))?;
     let text = module.to_string();
-    let concurrent = text.contains("__spirv_ControlBarrier");
+    // `OpGroup*` (not `OpGroupNonUniform*`) may have Workgroup scope: a collective of
+    // the whole work-group.
+    let group_calls = text.matches("__spirv_Group").count();
+    let non_uniform = text.matches("__spirv_GroupNonUniform").count();
+    let concurrent = text.contains("__spirv_ControlBarrier") || group_calls > non_uniform;
+    let subgroup_ops = group_calls > 0;
     let stem = sanitize(stem);
     let ll = dir.join(format!("{stem}.ll"));
     let obj = dir.join(format!("{stem}.o"));
@@ -420,6 +451,7 @@ pub fn load(
         entry,
         local_size,
         concurrent,
+        subgroup_ops,
     })
 }
 
@@ -628,12 +660,7 @@ fn run(cli: &RunCli) -> Result<()> {
     let result = runtime::dispatch(
         entry,
         &Args { slots },
-        Grid {
-            groups,
-            local,
-            work_dim,
-            concurrent: loaded.concurrent,
-        },
+        loaded.grid(groups, local, work_dim, 1, false),
         Duration::from_secs_f64(cli.timeout.max(0.001)),
         || {
             for &(p, n) in &locals {

@@ -58,7 +58,7 @@ impl Arg {
 }
 
 /// A half's bits as a double (exact).
-fn half_to_f64(h: u16) -> f64 {
+pub(crate) fn half_to_f64(h: u16) -> f64 {
     let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
     let exp = i32::from((h >> 10) & 0x1f);
     let frac = f64::from(h & 0x3ff);

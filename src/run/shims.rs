@@ -4,10 +4,10 @@
 //!
 //! | Builtin (`__spirv_…`) | Definition |
 //! |---|---|
-//! | `GroupNonUniform{IAdd,FAdd,IMul,FMul,SMin,UMin,FMin,SMax,UMax,FMax,Bitwise*,Logical*}` | subgroup size 1: the value for `Reduce`, `InclusiveScan` and `ClusteredReduce` (and the partitioned forms); the operation's identity for the exclusive scans |
-//! | `GroupNonUniform{Broadcast,BroadcastFirst,Shuffle*,Quad*,Rotate*}` | the invocation's own value (lane 0 is the only lane) |
-//! | `GroupNonUniform{Elect,AllEqual}`, `…{All,Any}` | `true`; the predicate |
-//! | `GroupNonUniformBallot` and the `Ballot*` queries | a ballot of bit 0 only: `(p, 0, 0, 0)`; bit counts, bit extracts and finds on bit 0 |
+//! | `Group{IAdd,FAdd,FMin,UMin,SMin,FMax,UMax,SMax,Broadcast,All,Any}`, `…KHR` multiplications and bitwise/logical forms | per lane, `spirv_lift.group` (groups.rs), Workgroup or Subgroup scope |
+//! | `GroupNonUniform{IAdd,FAdd,IMul,FMul,SMin,UMin,FMin,SMax,UMax,FMax,Bitwise*,Logical*}` with every group operation (clustered, partitioned) | per lane, `spirv_lift.group` |
+//! | `GroupNonUniform{Broadcast,BroadcastFirst,Shuffle*,Quad*,RotateKHR,Elect,AllEqual,All,Any}` | `spirv_lift.group` |
+//! | `GroupNonUniformBallot`; `InverseBallot`, `BallotBitExtract`, `BallotBitCount`, `BallotFind{LSB,MSB}` | `spirv_lift.group_ballot`; `spirv_lift.ballot_query` |
 //! | `BitField{Insert,SExtract,UExtract}` | shifts and masks, per lane, a count of 0 giving 0 (the base for an insert) |
 //! | `GLSL_{Asin,Acos,Atan,Sinh,Cosh,Tanh,Asinh,Acosh,Atanh,Atan2}` | libm (`asinf`, `asin`, …), per lane; half through float |
 //! | `GLSL_{Pack,Unpack}{Snorm4x8,Unorm4x8,Snorm2x16,Unorm2x16,Half2x16,Double2x32}` | GLSL.std.450's formulas (round to nearest even) |
@@ -240,7 +240,9 @@ fn define(d: &Decl, needs: &mut Needs) -> Option<String> {
     let mut b = Body::new();
     let params: Vec<String> = (0..d.params.len()).map(|i| format!("%a{i}")).collect();
     let result = if let Some(op) = d.base.strip_prefix("__spirv_GroupNonUniform") {
-        group(op, d, &params, &mut b)?
+        group(&format!("NonUniform{op}"), d, &params, &mut b, needs)?
+    } else if let Some(op) = d.base.strip_prefix("__spirv_Group") {
+        group(op, d, &params, &mut b, needs)?
     } else if let Some(op) = d.base.strip_prefix("__spirv_BitField") {
         bitfield(op, d, &params, &mut b)?
     } else if let Some(op) = d.base.strip_prefix("__spirv_GLSL_") {
@@ -272,93 +274,219 @@ fn define(d: &Decl, needs: &mut Needs) -> Option<String> {
     ))
 }
 
-/// `OpGroupNonUniform*` at subgroup size 1.
-fn group(op: &str, d: &Decl, a: &[String], b: &mut Body) -> Option<String> {
-    let ret = &d.ret;
-    Some(match op {
-        "Elect" | "AllEqual" => "true".into(),
-        "All" | "Any" => a.get(1)?.clone(),
-        "Broadcast" | "BroadcastFirst" | "Shuffle" | "ShuffleXor" | "ShuffleUp" | "ShuffleDown"
-        | "QuadBroadcast" | "QuadSwap" | "RotateKHR" => a.get(1)?.clone(),
-        "Ballot" => {
-            let bit = b.op(format_args!("zext i1 {} to i32", a.get(1)?));
-            b.op(format_args!(
-                "insertelement <4 x i32> zeroinitializer, i32 {bit}, i32 0"
-            ))
+/// A scalar's bits as an `i64` (zero-extended; floats by their bits).
+fn to_bits(b: &mut Body, e: &Ty, x: &str) -> Option<String> {
+    Some(match e {
+        Ty::Int(64) => x.to_string(),
+        Ty::Int(n) if *n < 64 => b.op(format_args!("zext i{n} {x} to i64")),
+        Ty::Half => {
+            let i = b.op(format_args!("bitcast half {x} to i16"));
+            b.op(format_args!("zext i16 {i} to i64"))
         }
-        "InverseBallot" => {
-            let w = b.op(format_args!(
-                "extractelement <4 x i32> {}, i32 0",
-                a.get(1)?
-            ));
-            b.op(format_args!("trunc i32 {w} to i1"))
+        Ty::Float => {
+            let i = b.op(format_args!("bitcast float {x} to i32"));
+            b.op(format_args!("zext i32 {i} to i64"))
         }
-        "BallotBitExtract" => {
-            let idx = a.get(2)?;
-            let it = d.params.get(2)?;
-            let word = b.op(format_args!("lshr {it} {idx}, 5"));
-            let word = b.op(format_args!("and {it} {word}, 3"));
-            let w = b.op(format_args!(
-                "extractelement <4 x i32> {}, {it} {word}",
-                a[1]
-            ));
-            let bit = b.op(format_args!("and {it} {idx}, 31"));
-            let bit = match it {
-                Ty::Int(32) => bit,
-                Ty::Int(n) if *n > 32 => b.op(format_args!("trunc {it} {bit} to i32")),
-                _ => b.op(format_args!("zext {it} {bit} to i32")),
-            };
-            let s = b.op(format_args!("lshr i32 {w}, {bit}"));
-            b.op(format_args!("trunc i32 {s} to i1"))
-        }
-        // Bits of the invocations in the subgroup (bit 0) at or below this one (0).
-        "BallotBitCount" => {
-            let w = b.op(format_args!(
-                "extractelement <4 x i32> {}, i32 0",
-                a.get(2)?
-            ));
-            let bit = b.op(format_args!("and i32 {w}, 1"));
-            let excl = b.op(format_args!("icmp eq i32 {}, 2", a[1]));
-            b.op(format_args!("select i1 {excl}, i32 0, i32 {bit}"))
-        }
-        // The only bit that can be set is bit 0 (a ballot with none set is undefined).
-        "BallotFindLSB" | "BallotFindMSB" => "0".into(),
-        _ => {
-            let identity = identity(op, ret)?;
-            let value = a.get(2)?;
-            // ExclusiveScan (2) and PartitionedExclusiveScanNV (8).
-            let e2 = b.op(format_args!("icmp eq i32 {}, 2", a[1]));
-            let e8 = b.op(format_args!("icmp eq i32 {}, 8", a[1]));
-            let excl = b.op(format_args!("or i1 {e2}, {e8}"));
-            b.op(format_args!(
-                "select i1 {excl}, {ret} {}, {ret} {value}",
-                splat(ret, &identity)
-            ))
-        }
+        Ty::Double => b.op(format_args!("bitcast double {x} to i64")),
+        _ => return None,
     })
 }
 
-/// The identity of a group operation's scalar type (for `ExclusiveScan`).
-fn identity(op: &str, ty: &Ty) -> Option<String> {
-    let (e, _) = ty.lanes();
-    let int_bits = match e {
-        Ty::Int(n) => Some(*n),
-        _ => None,
-    };
-    Some(match (op, int_bits) {
-        ("IAdd" | "BitwiseOr" | "BitwiseXor" | "UMax", Some(_)) => "0".into(),
-        ("IMul", Some(_)) => "1".into(),
-        ("BitwiseAnd" | "UMin", Some(_)) => "-1".into(),
-        ("SMin", Some(n)) => ((1i128 << (n - 1)) - 1).to_string(),
-        ("SMax", Some(n)) => (-(1i128 << (n - 1))).to_string(),
-        ("LogicalAnd", Some(1)) => "true".into(),
-        ("LogicalOr" | "LogicalXor", Some(1)) => "false".into(),
-        ("FAdd", None) if e.is_float() => float_const(e, 0.0),
-        ("FMul", None) if e.is_float() => float_const(e, 1.0),
-        ("FMin", None) if e.is_float() => float_const(e, f64::INFINITY),
-        ("FMax", None) if e.is_float() => float_const(e, f64::NEG_INFINITY),
+/// The inverse of [`to_bits`].
+fn from_bits(b: &mut Body, e: &Ty, x: &str) -> Option<String> {
+    Some(match e {
+        Ty::Int(64) => x.to_string(),
+        Ty::Int(n) if *n < 64 => b.op(format_args!("trunc i64 {x} to i{n}")),
+        Ty::Half => {
+            let i = b.op(format_args!("trunc i64 {x} to i16"));
+            b.op(format_args!("bitcast i16 {i} to half"))
+        }
+        Ty::Float => {
+            let i = b.op(format_args!("trunc i64 {x} to i32"));
+            b.op(format_args!("bitcast i32 {i} to float"))
+        }
+        Ty::Double => b.op(format_args!("bitcast i64 {x} to double")),
         _ => return None,
     })
+}
+
+/// `kind` for `spirv_lift.group`: class << 8 | bits.
+fn kind_of(e: &Ty) -> Option<u32> {
+    Some(match e {
+        Ty::Int(1) => 2 << 8 | 1,
+        Ty::Int(n) => *n,
+        Ty::Half => 1 << 8 | 16,
+        Ty::Float => 1 << 8 | 32,
+        Ty::Double => 1 << 8 | 64,
+        _ => return None,
+    })
+}
+
+/// `OpGroup*` and `OpGroupNonUniform*`: calls into the runtime (src/run/groups.rs), one
+/// per vector lane, with the call site's return address identifying the operation.
+fn group(op: &str, d: &Decl, a: &[String], b: &mut Body, needs: &mut Needs) -> Option<String> {
+    use super::groups::op as g;
+    let nu = op.starts_with("NonUniform");
+    let name = op.trim_start_matches("NonUniform");
+    let name = if name == "RotateKHR" {
+        name
+    } else {
+        name.trim_end_matches("KHR")
+    };
+    needs.insert(
+        "llvm.returnaddress".into(),
+        "declare ptr @llvm.returnaddress(i32 immarg) nounwind readnone".into(),
+    );
+    let scope = a.first()?;
+    let ret = &d.ret;
+    // Ballots and their queries.
+    let query = match name {
+        "Ballot" => {
+            needs.insert(
+                "spirv_lift.group_ballot".into(),
+                "declare void @spirv_lift.group_ballot(i32, i32, ptr, ptr) nounwind".into(),
+            );
+            let site = b.op("call ptr @llvm.returnaddress(i32 0)");
+            let out = b.op("alloca <4 x i32>");
+            let p = b.op(format_args!("zext i1 {} to i32", a.get(1)?));
+            let _ = writeln!(
+                b.text,
+                "  call void @spirv_lift.group_ballot(i32 {scope}, i32 {p}, ptr {site}, ptr {out})"
+            );
+            return Some(b.op(format_args!("load <4 x i32>, ptr {out}")));
+        }
+        "InverseBallot" => Some((g::INVERSE_BALLOT, "0".to_string(), 1, None)),
+        "BallotBitExtract" => Some((g::BIT_EXTRACT, "0".to_string(), 1, Some(2))),
+        "BallotBitCount" => Some((g::BIT_COUNT, a.get(1)?.clone(), 2, None)),
+        "BallotFindLSB" => Some((g::FIND_LSB, "0".to_string(), 1, None)),
+        "BallotFindMSB" => Some((g::FIND_MSB, "0".to_string(), 1, None)),
+        _ => None,
+    };
+    if let Some((qop, group_op, mask_at, index_at)) = query {
+        needs.insert(
+            "spirv_lift.ballot_query".into(),
+            "declare i32 @spirv_lift.ballot_query(i32, i32, ptr, i32) nounwind".into(),
+        );
+        let m = b.op("alloca <4 x i32>");
+        let _ = writeln!(b.text, "  store <4 x i32> {}, ptr {m}", a.get(mask_at)?);
+        let index = match index_at {
+            Some(i) => {
+                let Ty::Int(w) = d.params.get(i)? else {
+                    return None;
+                };
+                let x = a.get(i)?;
+                match w.cmp(&32) {
+                    std::cmp::Ordering::Equal => x.clone(),
+                    std::cmp::Ordering::Less => b.op(format_args!("zext i{w} {x} to i32")),
+                    std::cmp::Ordering::Greater => b.op(format_args!("trunc i{w} {x} to i32")),
+                }
+            }
+            None => "0".into(),
+        };
+        let r = b.op(format_args!(
+            "call i32 @spirv_lift.ballot_query(i32 {qop}, i32 {group_op}, ptr {m}, i32 {index})"
+        ));
+        return Some(match ret {
+            Ty::Int(32) => r,
+            Ty::Int(w) if *w < 32 => b.op(format_args!("trunc i32 {r} to i{w}")),
+            Ty::Int(w) => b.op(format_args!("zext i32 {r} to i{w}")),
+            _ => return None,
+        });
+    }
+    // (operation, whether it takes a group operation, index of the value, index of the
+    // other operand).
+    let arith = |o: i32| Some((o, true, 2usize, if nu { Some(3usize) } else { None }));
+    let (code, has_group_op, value_at, operand_at) = match name {
+        "IAdd" => arith(g::IADD)?,
+        "FAdd" => arith(g::FADD)?,
+        "IMul" => arith(g::IMUL)?,
+        "FMul" => arith(g::FMUL)?,
+        "SMin" => arith(g::SMIN)?,
+        "UMin" => arith(g::UMIN)?,
+        "FMin" => arith(g::FMIN)?,
+        "SMax" => arith(g::SMAX)?,
+        "UMax" => arith(g::UMAX)?,
+        "FMax" => arith(g::FMAX)?,
+        "BitwiseAnd" | "LogicalAnd" => arith(g::AND)?,
+        "BitwiseOr" | "LogicalOr" => arith(g::OR)?,
+        "BitwiseXor" | "LogicalXor" => arith(g::XOR)?,
+        "Broadcast" => (g::BROADCAST, false, 1, Some(2)),
+        "BroadcastFirst" => (g::BROADCAST_FIRST, false, 1, None),
+        "Shuffle" => (g::SHUFFLE, false, 1, Some(2)),
+        "ShuffleXor" => (g::SHUFFLE_XOR, false, 1, Some(2)),
+        "ShuffleUp" => (g::SHUFFLE_UP, false, 1, Some(2)),
+        "ShuffleDown" => (g::SHUFFLE_DOWN, false, 1, Some(2)),
+        "QuadBroadcast" => (g::QUAD_BROADCAST, false, 1, Some(2)),
+        "QuadSwap" => (g::QUAD_SWAP, false, 1, Some(2)),
+        "RotateKHR" => (g::ROTATE, false, 1, Some(2)),
+        "All" => (g::ALL, false, 1, None),
+        "Any" => (g::ANY, false, 1, None),
+        "AllEqual" => (g::ALL_EQUAL, false, 1, None),
+        "Elect" => (g::ELECT, false, usize::MAX, None),
+        _ => return None,
+    };
+    needs.insert(
+        "spirv_lift.group".into(),
+        "declare i64 @spirv_lift.group(i32, i32, i32, i32, i64, i64, i64, i64, ptr) nounwind"
+            .into(),
+    );
+    let site = b.op("call ptr @llvm.returnaddress(i32 0)");
+    let group_op = if has_group_op {
+        a.get(1)?.clone()
+    } else {
+        "0".into()
+    };
+    // The other operand as up to three i64 (a vector local id: x, y, z; a partition
+    // ballot: its two 64-bit halves; RotateKHR's cluster size: y).
+    let mut operand = ["0".to_string(), "0".to_string(), "0".to_string()];
+    if let Some(i) = operand_at
+        && let (Some(t), Some(x)) = (d.params.get(i), a.get(i))
+    {
+        let (oe, on) = t.lanes();
+        match (oe, t) {
+            (Ty::Int(32), Ty::Vector(4, _)) if has_group_op => {
+                let w = b.op(format_args!("bitcast <4 x i32> {x} to <2 x i64>"));
+                operand[0] = b.op(format_args!("extractelement <2 x i64> {w}, i32 0"));
+                operand[1] = b.op(format_args!("extractelement <2 x i64> {w}, i32 1"));
+            }
+            (Ty::Int(_), _) => {
+                for k in 0..on.min(3) {
+                    let l = b.lane(t, x, k);
+                    operand[k as usize] = to_bits(b, oe, &l)?;
+                }
+            }
+            _ => return None,
+        }
+    }
+    if name == "RotateKHR"
+        && let (Some(Ty::Int(w)), Some(x)) = (d.params.get(3), a.get(3))
+    {
+        operand[1] = to_bits(b, &Ty::Int(*w), x)?;
+    }
+    if code == g::ELECT {
+        let r = b.op(format_args!(
+            "call i64 @spirv_lift.group(i32 {scope}, i32 {code}, i32 0, i32 513, i64 0, \
+             i64 0, i64 0, i64 0, ptr {site})"
+        ));
+        return Some(b.op(format_args!("trunc i64 {r} to i1")));
+    }
+    let vt = d.params.get(value_at)?;
+    let v = a.get(value_at)?;
+    let (ve, vn) = vt.lanes();
+    let kind = kind_of(ve)?;
+    let (re, _) = ret.lanes();
+    let mut out = Vec::new();
+    for k in 0..vn {
+        let l = b.lane(vt, v, k);
+        let bits = to_bits(b, ve, &l)?;
+        let r = b.op(format_args!(
+            "call i64 @spirv_lift.group(i32 {scope}, i32 {code}, i32 {group_op}, i32 {kind}, \
+             i64 {bits}, i64 {}, i64 {}, i64 {}, ptr {site})",
+            operand[0], operand[1], operand[2]
+        ));
+        out.push(from_bits(b, re, &r)?);
+    }
+    Some(b.build(ret, &out))
 }
 
 /// `OpBitFieldInsert` / `OpBitFieldSExtract` / `OpBitFieldUExtract`, lane by lane.
@@ -904,7 +1032,11 @@ mod tests {
                  declare void @_Z22__spirv_ControlBarrieriii(i32, i32, i32)\n";
         let s = shims(m, |_| false);
         assert!(s.contains("define i32 @_Z27__spirv_GroupNonUniformSMiniii"));
-        assert!(s.contains("2147483647"), "{s}");
+        // Into the runtime: operation SMIN (4), the group operation, kind i32 (32).
+        assert!(
+            s.contains("@spirv_lift.group(i32 %a0, i32 4, i32 %a1, i32 32,"),
+            "{s}"
+        );
         assert!(!s.contains("ControlBarrier"));
         assert!(shims(m, |_| true).is_empty());
     }
