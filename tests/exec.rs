@@ -996,3 +996,231 @@ fn work_group_collectives_compute_independent_values() {
         }
     }
 }
+
+/// `spirv-lift run` flags: grid, subgroup size, args, outputs.
+fn sg_flags(
+    sg: usize,
+    global: usize,
+    local: usize,
+    args: &[String],
+    outs: &[(usize, &Path)],
+) -> Vec<String> {
+    let mut f = vec![
+        "--subgroup-size".to_string(),
+        sg.to_string(),
+        "--global".into(),
+        global.to_string(),
+        "--local".into(),
+        local.to_string(),
+    ];
+    for a in args {
+        f.extend(["--arg".to_string(), a.clone()]);
+    }
+    for (i, p) in outs {
+        f.extend(["--out".to_string(), format!("{i}={}", p.display())]);
+    }
+    f
+}
+
+#[test]
+fn subgroup_operations_compute_independent_values() {
+    // pocl 3.1 has no subgroups on this CPU device (CL_DEVICE_MAX_NUM_SUB_GROUPS 0,
+    // no cl_khr_subgroups: sub_group_* do not compile), so the references are computed
+    // here by the extensions' definitions, for subgroups of `sg` consecutive work-items.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let (n, local) = (32usize, 16usize);
+    let input: Vec<i32> = (0..n as i32).map(|i| (i * 37) % 101 - 20).collect();
+    let arg_in = ints(dir, "sg.in", &input);
+    for sg in [1usize, 4, 8] {
+        for opt in ["O0", "O2"] {
+            let tag = format!("{opt} at subgroup size {sg}");
+            let spv = format!("cl-kernels/subgroups.{opt}.spv");
+            let (out, meta) = (dir.join("out"), dir.join("meta"));
+            lift_run(
+                &spv,
+                "subgroup_reduce",
+                &sg_flags(
+                    sg,
+                    n,
+                    local,
+                    &[
+                        arg_in.clone(),
+                        format!("zeros:{}", 4 * n),
+                        format!("zeros:{}", 4 * n),
+                    ],
+                    &[(1, &out), (2, &meta)],
+                ),
+            );
+            let (out, meta) = (read_i32s(&out), read_i32s(&meta));
+            for (s, lanes) in input.chunks(sg).enumerate() {
+                let total: i32 = lanes.iter().sum();
+                let (mx, mn) = (lanes.iter().max().unwrap(), lanes.iter().min().unwrap());
+                let any_neg = i32::from(lanes.iter().any(|&x| x < 0));
+                let all_pos = i32::from(lanes.iter().all(|&x| x > 0));
+                let fsum = lanes.iter().fold(0f32, |a, &x| a + x as f32 * 0.5) as i32;
+                for (l, &x) in lanes.iter().enumerate() {
+                    // incl - excl is the work-item's own value.
+                    let want = total + mx - mn + x + lanes[0] + any_neg + all_pos + fsum;
+                    assert_eq!(
+                        out[s * sg + l],
+                        want,
+                        "{tag}: subgroup_reduce {}",
+                        s * sg + l
+                    );
+                }
+                assert_eq!(
+                    meta[s],
+                    (sg | sg << 16) as i32,
+                    "{tag}: sizes of subgroup {s}"
+                );
+            }
+            if sg < 4 {
+                // subgroup_in_loop broadcasts from lane r & 3.
+                continue;
+            }
+            // subgroup_in_loop: v = v / max + v[lane r & 3] while the maximum is >= 1.
+            let data: Vec<f32> = (0..n)
+                .map(|i| ((i * 13) % 17) as f32 * 0.75 + 1.0)
+                .collect();
+            let path = dir.join("loop");
+            std::fs::write(
+                &path,
+                data.iter()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect::<Vec<u8>>(),
+            )
+            .expect("write");
+            lift_run(
+                &spv,
+                "subgroup_in_loop",
+                &sg_flags(
+                    sg,
+                    n,
+                    local,
+                    &[format!("file:{}", path.display()), "i32:5".into()],
+                    &[(0, &path)],
+                ),
+            );
+            let have = read_f32s(&path);
+            for (s, lanes) in data.chunks(sg).enumerate() {
+                let mut v = lanes.to_vec();
+                for r in 0..5 {
+                    let m = v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    if m < 1.0 {
+                        break;
+                    }
+                    let b = v[r & 3];
+                    v = v.iter().map(|x| x / m + b).collect();
+                }
+                assert_eq!(have[s * sg..s * sg + sg], v, "{tag}: subgroup_in_loop {s}");
+            }
+            let spv = format!("cl-kernels/subgroup_nonuniform.{opt}.spv");
+            // compact: the even keys, each subgroup's in lane order at a place an atomic
+            // chose (so: the count, and each subgroup's run somewhere in the output).
+            let keys: Vec<i32> = (0..n as i32).map(|i| i * 7 + (i % 3)).collect();
+            let (outp, countp) = (dir.join("compact"), dir.join("count"));
+            lift_run(
+                &spv,
+                "compact",
+                &sg_flags(
+                    sg,
+                    n,
+                    local,
+                    &[
+                        ints(dir, "keys", &keys),
+                        format!("zeros:{}", 4 * n),
+                        "zeros:4".into(),
+                    ],
+                    &[(1, &outp), (2, &countp)],
+                ),
+            );
+            let (outv, count) = (read_i32s(&outp), read_i32s(&countp)[0]);
+            let evens = keys.iter().filter(|&&k| k % 2 == 0).count();
+            assert_eq!(count as usize, evens, "{tag}: compact count");
+            for lanes in keys.chunks(sg) {
+                let kept: Vec<i32> = lanes.iter().copied().filter(|k| k % 2 == 0).collect();
+                if let Some(first) = kept.first() {
+                    let at = outv.iter().position(|x| x == first).expect("kept key");
+                    assert_eq!(outv[at..at + kept.len()], kept, "{tag}: compact run");
+                }
+            }
+            // divergent_sums: odd and even work-items are separate active sets.
+            let vals: Vec<i32> = (0..n as i32).map(|i| (i * 11) % 23 - 4).collect();
+            let path = dir.join("div");
+            lift_run(
+                &spv,
+                "divergent_sums",
+                &sg_flags(sg, n, local, &[ints(dir, "div.in", &vals)], &[(0, &path)]),
+            );
+            let have = read_i32s(&path);
+            for (s, lanes) in vals.chunks(sg).enumerate() {
+                let odd: Vec<(usize, i32)> = lanes
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .filter(|(_, x)| x & 1 != 0)
+                    .collect();
+                let even: Vec<i32> = lanes.iter().copied().filter(|x| x & 1 == 0).collect();
+                let all_pos = lanes.iter().all(|&x| x > 0);
+                for (l, &x) in lanes.iter().enumerate() {
+                    let mut want = if x & 1 != 0 {
+                        let sum: i32 = odd.iter().map(|(_, y)| y).sum();
+                        let scan: i32 = odd
+                            .iter()
+                            .filter(|(k, _)| *k <= l)
+                            .map(|(_, y)| y & 3)
+                            .product();
+                        sum + scan
+                    } else {
+                        let mx = *even.iter().max().unwrap();
+                        mx ^ even.iter().fold(0, |a, y| a ^ y)
+                    };
+                    if all_pos {
+                        want += 1;
+                    }
+                    assert_eq!(
+                        have[s * sg + l],
+                        want,
+                        "{tag}: divergent_sums {}",
+                        s * sg + l
+                    );
+                }
+            }
+            // shuffles: a butterfly sum (every lane ends with the same value), then
+            // shuffle(x, 0) + up + down = 3 sums.
+            let data: Vec<f32> = (0..n).map(|i| (i as f32) * 0.375 - 3.0).collect();
+            let path = dir.join("shuf");
+            std::fs::write(
+                &path,
+                data.iter()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect::<Vec<u8>>(),
+            )
+            .expect("write");
+            lift_run(
+                &spv,
+                "shuffles",
+                &sg_flags(
+                    sg,
+                    n,
+                    local,
+                    &[format!("file:{}", path.display())],
+                    &[(0, &path)],
+                ),
+            );
+            let have = read_f32s(&path);
+            for (s, lanes) in data.chunks(sg).enumerate() {
+                let mut x = lanes.to_vec();
+                let mut m = sg / 2;
+                while m > 0 {
+                    x = (0..sg).map(|l| x[l] + x[l ^ m]).collect();
+                    m /= 2;
+                }
+                for l in 0..sg {
+                    assert_eq!(have[s * sg + l], x[0] + x[l] + x[l], "{tag}: shuffles");
+                }
+            }
+        }
+    }
+}

@@ -21,11 +21,13 @@
 //! `id * size … id * size + size - 1`. A lane that reaches a subgroup operation waits
 //! until no lane of its subgroup is running (each is waiting at a subgroup operation,
 //! waiting at a work-group barrier or collective, or has returned); then the lanes
-//! waiting at the same call site — the lowest waiting lane's — execute the operation
-//! together as its active set, and the others keep waiting. This gives the non-uniform
-//! operations their active set in divergent code (an `if` and its `else` call from
-//! different sites); lanes that reach one site in different iterations of a divergent
-//! loop would be merged (documented as a limit). Inactive or out-of-range source lanes
+//! waiting at the call site with the lowest address execute the operation together as
+//! its active set, and the others keep waiting. The translation lays blocks out in
+//! reverse post-order (both sides of an `if` before their merge, a loop's body before
+//! its exit), so this gives the non-uniform operations their active set in divergent
+//! code and reconverges the lanes at the merge. A limit: when lanes of a divergent loop
+//! are in different iterations, a lane that reached an earlier site of the next
+//! iteration goes first, and lanes can meet at one site from different iterations. Inactive or out-of-range source lanes
 //! of a broadcast or shuffle read the lane's own value (SPIR-V leaves them undefined).
 
 use std::cell::Cell;
@@ -149,10 +151,19 @@ impl Subgroup {
         {
             return;
         }
-        let Some(site) = s.lanes.iter().find_map(|l| match l {
-            Lane::Waiting(site, _) => Some(*site),
-            _ => None,
-        }) else {
+        // The lowest call-site address first: the translation lays blocks out in reverse
+        // post-order, so both sides of an `if` come before their merge and a loop's body
+        // before its exit; lanes that diverged finish their side before the merge's
+        // operation, which then has them all.
+        let Some(site) = s
+            .lanes
+            .iter()
+            .filter_map(|l| match l {
+                Lane::Waiting(site, _) => Some(*site),
+                _ => None,
+            })
+            .min()
+        else {
             return;
         };
         let mut active = 0u128;

@@ -38,8 +38,10 @@ use std::time::Duration;
                   random:BYTES[:SEED]  a buffer of seeded pseudo-random bytes (xorshift64*)\n  \
                   local:BYTES          work-group memory for a `local` pointer parameter\n\n\
                   Work-groups run one after another; the invocations of a group run as \
-                  threads, so barriers behave; each invocation is its own subgroup \
-                  (subgroup size 1). A barrier that can never complete, a trap or the \
+                  threads, so barriers and work-group collectives behave. Subgroups are \
+                  --subgroup-size consecutive invocations (default 1: each invocation its \
+                  own subgroup); with more, the subgroup's threads meet at each subgroup \
+                  operation, the lanes at the same call site forming its active set. A barrier that can never complete, a trap or the \
                   --timeout ends the run with an error (exit 1). OpenCL printf writes to \
                   standard output, one call at a time (the order of calls from different \
                   invocations is the order they ran in).\n\n\
@@ -88,6 +90,11 @@ pub struct RunCli {
     /// Keep the translated `.ll`, the object and the shared object in DIR.
     #[arg(long, value_name = "DIR")]
     keep_temps: Option<PathBuf>,
+    /// Invocations per subgroup, 1 to 128: consecutive local indices form a subgroup
+    /// (for an Amber script, the size of pipelines without `SUBGROUP … REQUIRED_SIZE`).
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=128))]
+    subgroup_size: u32,
     /// Set a specialization constant before translating: ID=VALUE (as the translator's
     /// --spec-const).
     #[arg(long = "spec-const", value_name = "ID=VALUE")]
@@ -271,8 +278,9 @@ fn symbol(handle: *mut c_void, name: &str) -> Option<*mut c_void> {
     (!p.is_null()).then_some(p)
 }
 
-/// The module's kernels and compute shaders.
-fn entry_names(words: &[u32]) -> Vec<String> {
+/// The module's kernels and compute shaders, each with whether it is a compute shader
+/// (Vulkan) rather than a kernel.
+fn entry_names(words: &[u32]) -> Vec<(String, bool)> {
     let mut names = Vec::new();
     let mut i = 5;
     while i < words.len() {
@@ -288,7 +296,10 @@ fn entry_names(words: &[u32]) -> Vec<String> {
                 .flat_map(|w| w.to_le_bytes())
                 .take_while(|&b| b != 0)
                 .collect();
-            names.push(String::from_utf8_lossy(&bytes).into_owned());
+            names.push((
+                String::from_utf8_lossy(&bytes).into_owned(),
+                words[i + 1] == 5,
+            ));
         }
         i += n;
     }
@@ -518,25 +529,28 @@ fn run_amber(cli: &RunCli) -> Result<ExitCode> {
         cc: &cli.cc,
     };
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.001));
-    Ok(match amber::run_script(&cli.input, &tools, timeout, dir)? {
-        amber::Outcome::Pass(n) => {
-            println!("{}: pass ({n} EXPECT)", cli.input.display());
-            ExitCode::SUCCESS
-        }
-        amber::Outcome::Fail(f, n) => {
-            println!("{}: FAIL ({f} of {n} EXPECT failed)", cli.input.display());
-            ExitCode::from(1)
-        }
-        amber::Outcome::Unsupported(what) => {
-            println!("{}: unsupported: {what}", cli.input.display());
-            ExitCode::from(3)
-        }
-    })
+    Ok(
+        match amber::run_script(&cli.input, &tools, timeout, dir, cli.subgroup_size)? {
+            amber::Outcome::Pass(n) => {
+                println!("{}: pass ({n} EXPECT)", cli.input.display());
+                ExitCode::SUCCESS
+            }
+            amber::Outcome::Fail(f, n) => {
+                println!("{}: FAIL ({f} of {n} EXPECT failed)", cli.input.display());
+                ExitCode::from(1)
+            }
+            amber::Outcome::Unsupported(what) => {
+                println!("{}: unsupported: {what}", cli.input.display());
+                ExitCode::from(3)
+            }
+        },
+    )
 }
 
 fn run(cli: &RunCli) -> Result<()> {
     let words = crate::read_words(&cli.input)?;
-    let names = entry_names(&words);
+    let entries = entry_names(&words);
+    let names: Vec<String> = entries.iter().map(|(n, _)| n.clone()).collect();
     let name = match &cli.kernel {
         Some(k) if names.contains(k) => k.clone(),
         Some(k) => bail!(
@@ -660,7 +674,13 @@ fn run(cli: &RunCli) -> Result<()> {
     let result = runtime::dispatch(
         entry,
         &Args { slots },
-        loaded.grid(groups, local, work_dim, 1, false),
+        loaded.grid(
+            groups,
+            local,
+            work_dim,
+            cli.subgroup_size,
+            entries.iter().any(|(n, shader)| *n == name && *shader),
+        ),
         Duration::from_secs_f64(cli.timeout.max(0.001)),
         || {
             for &(p, n) in &locals {

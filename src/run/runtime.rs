@@ -6,8 +6,9 @@
 //! - Work-groups run one after another; the invocations of a work-group run at once, one
 //!   thread each, so any barrier placement is correct. Work-group memory (module-scope
 //!   Workgroup variables, `local` kernel arguments) belongs to the group that runs.
-//! - Each invocation is its own subgroup (subgroup size 1, a valid Vulkan and OpenCL
-//!   implementation).
+//! - Subgroups are `Grid::subgroup_size` consecutive local indices (default 1: each
+//!   invocation its own subgroup, a valid Vulkan and OpenCL implementation); their
+//!   operations are in groups.rs.
 //! - A barrier that can never complete (an invocation returned while others wait), a
 //!   trap (SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE) or the wall-clock limit ends the run
 //!   with an error and exit code 1, never a hang.
