@@ -33,6 +33,7 @@ use std::time::Duration;
                   parameters; a compute shader's descriptor bindings in (set, binding) order, \
                   then its push-constant block):\n  \
                   i8:V u8:V i16:V u16:V i32:V u32:V i64:V u64:V f32:V f64:V   a scalar\n  \
+                  bytes:HEX            a by-value struct: its bytes in memory order, in hex\n  \
                   file:PATH            a buffer holding the file's bytes\n  \
                   zeros:BYTES          a buffer of zero bytes\n  \
                   random:BYTES[:SEED]  a buffer of seeded pseudo-random bytes (xorshift64*)\n  \
@@ -236,6 +237,24 @@ fn parse_arg(spec: &str) -> Result<Arg> {
                 .to_le_bytes()
                 .to_vec(),
         ),
+        // A by-value aggregate (a struct parameter): its bytes, in hexadecimal, in memory
+        // order; `_` and spaces may separate them.
+        "bytes" => {
+            let hex: Vec<u8> = rest.bytes().filter(|c| !matches!(c, b'_' | b' ')).collect();
+            if hex.is_empty() || !hex.len().is_multiple_of(2) {
+                bail!("--arg `{spec}`: bytes: takes an even number of hexadecimal digits");
+            }
+            let bytes = hex
+                .chunks(2)
+                .map(|p| {
+                    std::str::from_utf8(p)
+                        .ok()
+                        .and_then(|d| u8::from_str_radix(d, 16).ok())
+                })
+                .collect::<Option<Vec<u8>>>()
+                .with_context(bad)?;
+            Arg::Scalar(bytes)
+        }
         "file" => buffer(&std::fs::read(rest).with_context(|| format!("--arg `{spec}`"))?),
         "zeros" => buffer(&vec![0; rest.parse::<usize>().with_context(bad)?]),
         "random" => {
@@ -249,7 +268,9 @@ fn parse_arg(spec: &str) -> Result<Arg> {
             let p = b.ptr();
             Arg::Local(b, Box::new(p))
         }
-        _ => bail!("--arg `{spec}`: unknown kind `{kind}` (i8 … f64, file, zeros, random, local)"),
+        _ => bail!(
+            "--arg `{spec}`: unknown kind `{kind}` (i8 … f64, bytes, file, zeros, random, local)"
+        ),
     })
 }
 

@@ -7,7 +7,7 @@
  *
  * --std sets -cl-std (default CL2.0; pocl 3.1 resolves some builtins, vload4 on a global
  * pointer among them, only under CL1.2).
- * SPEC: i8:V u8:V i16:V u16:V i32:V u32:V i64:V u64:V f32:V f64:V | file:PATH |
+ * SPEC: i8:V u8:V i16:V u16:V i32:V u32:V i64:V u64:V f32:V f64:V | bytes:HEX | file:PATH |
  * zeros:BYTES | random:BYTES[:SEED] | local:BYTES. The random bytes are the same
  * xorshift64* sequence as src/run/mod.rs. Exit 0 on success, 1 on any failure (message
  * on stderr). */
@@ -160,6 +160,20 @@ int main(int argc, char **argv) {
         SCALAR("f64", double, strtod(v, NULL))
         unsigned char *data = NULL;
         size_t n = 0;
+        if (klen == 5 && !strncmp(s, "bytes", 5)) {
+            /* A by-value struct: hexadecimal bytes in memory order ('_' and ' ' skipped). */
+            unsigned char raw[256];
+            size_t len = 0;
+            for (const char *c = v; *c && len < sizeof raw; c++) {
+                if (*c == '_' || *c == ' ') continue;
+                if (!c[1]) break;
+                char pair[3] = {c[0], c[1], 0};
+                raw[len++] = (unsigned char)strtoul(pair, NULL, 16);
+                c++;
+            }
+            if ((err = clSetKernelArg(k, a, len, raw)) != CL_SUCCESS) die("clSetKernelArg (bytes)", err);
+            continue;
+        }
         if (!strncmp(s, "local", klen) && klen == 5) {
             n = strtoull(v, NULL, 10);
             if ((err = clSetKernelArg(k, a, n, NULL)) != CL_SUCCESS) die("clSetKernelArg (local)", err);
