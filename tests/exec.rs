@@ -20,12 +20,17 @@ enum Cmp {
     F32Ulp(u32),
     /// Only the 32-bit words in `from..to` (the rest depends on atomic ordering).
     Words(usize, usize),
+    /// 64-bit floats within this many units in the last place (NaN equals NaN).
+    F64Ulp(u32),
 }
 
 struct Case {
     /// `cl-kernels/<file>.cl`, `.O0.spv`, `.O2.spv`.
     file: &'static str,
     kernel: &'static str,
+    /// pocl's `-cl-std` when not CL2.0 (pocl 3.1 finds `vload4` on a global pointer
+    /// only under CL1.2).
+    std: Option<&'static str>,
     global: &'static str,
     local: &'static str,
     args: Vec<String>,
@@ -43,6 +48,31 @@ fn floats(dir: &Path, name: &str, n: usize, seed: u64) -> String {
         let r = (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as f32 / (1u64 << 24) as f32;
         bytes.extend_from_slice(&(2.0 * r - 1.0).to_le_bytes());
     }
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write input");
+    format!("file:{}", path.display())
+}
+
+/// `n` halves with magnitudes in [2^-5, 2^6) from a fixed sequence, as a file in `dir`.
+fn halves(dir: &Path, name: &str, n: usize, seed: u64) -> String {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut bytes = Vec::with_capacity(2 * n);
+    for _ in 0..n {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32;
+        let bits = ((r & 1) << 15) | ((10 + (r >> 1) % 11) << 10) | ((r >> 8) & 0x3ff);
+        bytes.extend_from_slice(&(bits as u16).to_le_bytes());
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write input");
+    format!("file:{}", path.display())
+}
+
+/// 64-bit floats as a file in `dir`.
+fn doubles(dir: &Path, name: &str, values: &[f64]) -> String {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
     let path = dir.join(name);
     std::fs::write(&path, bytes).expect("write input");
     format!("file:{}", path.display())
@@ -79,6 +109,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "local_reduce",
             kernel: "reduce_sum",
+            std: None,
             global: "64",
             local: "16",
             args: vec![
@@ -92,6 +123,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "loops",
             kernel: "collatz",
+            std: None,
             global: "64",
             local: "8",
             args: vec![ints(dir, "collatz.in", &collatz), s("u32:200")],
@@ -100,6 +132,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "loops",
             kernel: "count_primes",
+            std: None,
             global: "32",
             local: "4",
             args: vec![ints(dir, "ranges.in", &ranges), s("zeros:128")],
@@ -108,6 +141,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "local_array_transpose",
             kernel: "transpose",
+            std: None,
             global: "32,48",
             local: "16,16",
             args: vec![
@@ -121,6 +155,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "bitonic_sort",
             kernel: "bitonic_local",
+            std: None,
             global: "256",
             local: "128",
             args: vec![s("random:2048:11")],
@@ -129,6 +164,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "prefix_scan",
             kernel: "blelloch_scan",
+            std: None,
             global: "64",
             local: "32",
             args: vec![
@@ -145,6 +181,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "switch_dispatch",
             kernel: "run_ops",
+            std: None,
             global: "16",
             local: "4",
             args: vec![
@@ -161,6 +198,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "switch_tokenize",
             kernel: "tokenize",
+            std: None,
             global: "32",
             local: "8",
             args: vec![ints(dir, "text.in", &text), s("zeros:256"), s("i32:32")],
@@ -169,6 +207,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "int64_small_ints",
             kernel: "int64_ops",
+            std: None,
             global: "32",
             local: "8",
             args: vec![s("random:256:21"), s("random:256:22"), s("random:128:23")],
@@ -177,6 +216,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "int64_small_ints",
             kernel: "small_ints",
+            std: None,
             global: "32",
             local: "8",
             args: vec![
@@ -197,6 +237,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "goto_irreducible",
             kernel: "goto_barrier_loop",
+            std: None,
             global: "32",
             local: "16",
             args: vec![
@@ -212,6 +253,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "tiled_matmul",
             kernel: "sgemm",
+            std: None,
             global: "32,32",
             local: "16,16",
             args: vec![
@@ -228,6 +270,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "helpers_noinline",
             kernel: "eval_polys",
+            std: None,
             global: "64",
             local: "32",
             args: vec![
@@ -242,6 +285,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "legacy_atomics",
             kernel: "legacy_local_hist",
+            std: None,
             global: "64",
             local: "16",
             args: vec![s("random:1024:71"), s("zeros:1024"), s("u32:1024")],
@@ -251,6 +295,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "legacy_atomics",
             kernel: "legacy_spinlock",
+            std: None,
             global: "64",
             local: "16",
             args: vec![s("zeros:4"), s("zeros:4")],
@@ -259,6 +304,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: "legacy_atomics",
             kernel: "legacy_global",
+            std: None,
             global: "64",
             local: "16",
             args: vec![
@@ -276,7 +322,81 @@ fn cases(dir: &Path) -> Vec<Case> {
             // compare-exchange winner) and `data` (the values each saw) are not.
             outs: vec![(0, Cmp::Words(0, 6)), (1, Cmp::Words(0, 3))],
         },
+        Case {
+            file: "vector_math",
+            kernel: "vec_ops",
+            std: Some("CL1.2"),
+            global: "64",
+            local: "16",
+            // vload4(i + 1) reads one float4 past the 64th.
+            args: vec![
+                floats(dir, "vec.in", 4 * 65, 81),
+                s("zeros:1280"),
+                s("f32:0.5"),
+            ],
+            // Sums of libm results and native_* (whose precision OpenCL leaves to the
+            // implementation); the integer tail is exact in both.
+            outs: vec![(1, Cmp::F32Ulp(64))],
+        },
+        Case {
+            file: "vector_math",
+            kernel: "half_and_double",
+            std: Some("CL1.2"),
+            global: "16",
+            local: "4",
+            args: vec![
+                halves(dir, "h.in", 64, 82),
+                doubles(
+                    dir,
+                    "d.in",
+                    &(0..16).map(|i| f64::from(i * i) * 7.25).collect::<Vec<_>>(),
+                ),
+                s("zeros:128"),
+            ],
+            // vstore_half4_rtz: bit for bit; x * pi + sqrt(d): contraction may differ.
+            outs: vec![(1, Cmp::F64Ulp(64)), (2, Cmp::Exact)],
+        },
+        Case {
+            file: "structs",
+            kernel: "nbody_step",
+            std: None,
+            global: "16",
+            local: "4",
+            // 16 bodies (pos, vel: 3 floats each; mass; id), 14 of them live; the
+            // attractor by value: pos (1.5, -2.5, 0.75), vel 0, mass 40, id 99.
+            args: vec![
+                bodies(dir, 16),
+                s("i32:14"),
+                s("f32:0.01"),
+                s("bytes:0000c03f000020c00000403f0000000000000000000000000000204263000000"),
+                s("zeros:320"),
+            ],
+            outs: vec![(0, Cmp::F32Ulp(64)), (4, Cmp::Exact)],
+        },
     ]
+}
+
+/// `n` structs.cl `Body`s (32 bytes: float pos[3], vel[3], mass; int id) as a file.
+fn bodies(dir: &Path, n: usize) -> String {
+    let mut bytes = Vec::with_capacity(32 * n);
+    for i in 0..n {
+        let f = i as f32;
+        for v in [
+            (i % 5) as f32 - 2.0,
+            (i % 3) as f32 - 0.5,
+            f * 0.25,
+            0.1 * f,
+            -0.2,
+            0.3,
+            1.0 + f * 0.5,
+        ] {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.extend_from_slice(&(i as i32).to_le_bytes());
+    }
+    let path = dir.join("bodies.in");
+    std::fs::write(&path, bytes).expect("write input");
+    format!("file:{}", path.display())
 }
 
 /// `clrun`, built once per test run from `tests/pocl/clrun.c` against the system's
@@ -339,6 +459,24 @@ fn compare(want: &[u8], have: &[u8], cmp: Cmp) -> Result<(), String> {
             }
             Ok(())
         }
+        Cmp::F64Ulp(max) => {
+            let key = |c: &[u8]| {
+                let i = i64::from_le_bytes(c.try_into().expect("8 bytes"));
+                if i < 0 { i64::MIN.wrapping_sub(i) } else { i }
+            };
+            for (i, (a, b)) in want.chunks_exact(8).zip(have.chunks_exact(8)).enumerate() {
+                let (x, y) = (key(a), key(b));
+                let nan = |c: &[u8]| f64::from_le_bytes(c.try_into().expect("8 bytes")).is_nan();
+                if !(nan(a) && nan(b)) && x.abs_diff(y) > u64::from(max) {
+                    return Err(format!(
+                        "double {i}: reference {:e}, spirv-lift {:e} (more than {max} ULP apart)",
+                        f64::from_le_bytes(a.try_into().expect("8 bytes")),
+                        f64::from_le_bytes(b.try_into().expect("8 bytes"))
+                    ));
+                }
+            }
+            Ok(())
+        }
         Cmp::Words(from, to) => {
             let (w, h) = (words(want), words(have));
             for i in from..to {
@@ -393,6 +531,7 @@ fn kernels_compute_what_pocl_computes() {
             Command::new(&clrun)
                 .arg(root.join(format!("cl-kernels/{}.cl", case.file)))
                 .arg(case.kernel)
+                .args(case.std.iter().flat_map(|s| ["--std", s]))
                 .args(&common_flags)
                 .args(out_flags(&want)),
         );
@@ -451,7 +590,7 @@ fn kernels_compute_what_pocl_computes() {
         failures.len(),
         failures.join("\n")
     );
-    assert!(compared >= 42, "only {compared} outputs compared");
+    assert!(compared >= 55, "only {compared} outputs compared");
 }
 
 #[test]
@@ -636,4 +775,492 @@ fn saturated_conversions_clamp() {
     // As unsigned 16-bit values: 300, 65236, 100, 65535, 255, 256, 0, 127.
     assert_eq!(u8s, [255, 255, 100, 255, 255, 255, 0, 127]);
     assert_eq!(fi, [i32::MAX, i32::MIN, 3, -3, 0, 2147483520, 0, 0]);
+}
+
+/// Standard output of a command, its lines sorted: the order in which invocations print
+/// is unspecified in OpenCL (README "Running translated code"), the lines themselves are
+/// not.
+fn sorted_lines(out: &[u8]) -> Vec<String> {
+    let mut lines: Vec<String> = String::from_utf8_lossy(out)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// Source, SPIR-V modules, kernel, arguments, the buffer printf's results go to.
+type PrintfCase<'a> = (&'a str, &'a [&'a str], &'a str, Vec<String>, Option<usize>);
+
+#[test]
+fn printf_prints_what_pocl_prints() {
+    // (source, SPIR-V modules, kernel, global, local, args, buffer with printf's results).
+    // printf_formats.cl exercises every conversion, flag, length modifier and vector
+    // specifier of OpenCL C's printf; its .spv were built from it as its header says.
+    let root = common::repo_root();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let clrun = clrun(dir);
+    let input = ints(
+        dir,
+        "printf.in",
+        &[0, 1, -1, 123_456, -98_765, i32::MAX, i32::MIN, 77],
+    );
+    let cases: [PrintfCase; 2] = [
+        (
+            "cl-kernels/printf_debug.cl",
+            &[
+                "cl-kernels/printf_debug.O0.spv",
+                "cl-kernels/printf_debug.O2.spv",
+            ],
+            "debug_print",
+            vec!["random:128:5".into(), "i32:1".into()],
+            None,
+        ),
+        (
+            "tests/pocl/printf_formats.cl",
+            &[
+                "tests/pocl/printf_formats.O0.spv",
+                "tests/pocl/printf_formats.O2.spv",
+            ],
+            "formats",
+            vec![input, "zeros:32".into()],
+            Some(1),
+        ),
+    ];
+    let mut checked = 0;
+    for (src, spvs, kernel, args, ret) in cases {
+        let flags: Vec<String> = ["--global", "8", "--local", "4"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(args.iter().flat_map(|a| ["--arg".to_string(), a.clone()]))
+            .collect();
+        let ret_flag = |tag: &str| -> Vec<String> {
+            ret.map(|i| vec!["--out".into(), format!("{i}={}", dir.join(tag).display())])
+                .unwrap_or_default()
+        };
+        let want = common::run(
+            Command::new(&clrun)
+                .arg(root.join(src))
+                .arg(kernel)
+                .args(&flags)
+                .args(ret_flag("ret.ref")),
+        );
+        assert!(
+            want.status.success(),
+            "pocl: {}",
+            String::from_utf8_lossy(&want.stderr)
+        );
+        let want_lines = sorted_lines(&want.stdout);
+        assert!(want_lines.len() >= 12, "pocl printed {want_lines:?}");
+        for spv in spvs {
+            let have = common::run(
+                Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+                    .arg("run")
+                    .arg(root.join(spv))
+                    .args(["--kernel", kernel])
+                    .arg("--llc")
+                    .arg(common::tool("llc-22"))
+                    .args(&flags)
+                    .args(ret_flag("ret.have")),
+            );
+            assert!(
+                have.status.success(),
+                "{spv}: {}",
+                String::from_utf8_lossy(&have.stderr)
+            );
+            let have_lines = sorted_lines(&have.stdout);
+            for (w, h) in want_lines.iter().zip(&have_lines) {
+                assert_eq!(w, h, "{spv}: a printed line differs from pocl's");
+            }
+            assert_eq!(want_lines.len(), have_lines.len(), "{spv}: line count");
+            if ret.is_some() {
+                // printf's results (0 for each call, or-ed per invocation).
+                let w = std::fs::read(dir.join("ret.ref")).expect("ret.ref");
+                let h = std::fs::read(dir.join("ret.have")).expect("ret.have");
+                assert_eq!(w, h, "{spv}: printf's return values");
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 4);
+}
+
+/// Runs `spirv-lift run` on a cl-kernels module; panics with its stderr on failure.
+fn lift_run(spv: &str, kernel: &str, flags: &[String]) {
+    let r = common::run(
+        Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+            .arg("run")
+            .arg(common::repo_root().join(spv))
+            .args(["--kernel", kernel])
+            .arg("--llc")
+            .arg(common::tool("llc-22"))
+            .args(flags),
+    );
+    assert!(
+        r.status.success(),
+        "{spv} {kernel}: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+}
+
+fn read_i32s(path: &Path) -> Vec<i32> {
+    std::fs::read(path)
+        .expect("output")
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn read_f32s(path: &Path) -> Vec<f32> {
+    read_i32s(path)
+        .into_iter()
+        .map(|i| f32::from_bits(i as u32))
+        .collect()
+}
+
+#[test]
+fn work_group_collectives_compute_independent_values() {
+    // pocl 3.1 has no work-group collective functions (its kernel library lacks
+    // work_group_reduce_add and the rest), so the reference is computed here from the
+    // inputs, following OpenCL C 2.0's definitions.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let (n, local) = (96usize, 32usize);
+    // Group 0 mixes signs; group 2 is all positive, with one value above 1000.
+    let input: Vec<i32> = (0..n as i32)
+        .map(|i| match i {
+            70 => 2000,
+            64.. => (i * 37) % 101 + 1,
+            _ => (i * 37) % 101 - 20 + (i / 40) * 30,
+        })
+        .collect();
+    let arg_in = ints(dir, "wg.in", &input);
+    for opt in ["O0", "O2"] {
+        let (out, summary) = (
+            dir.join(format!("out.{opt}")),
+            dir.join(format!("sum.{opt}")),
+        );
+        lift_run(
+            &format!("cl-kernels/work_group_funcs.{opt}.spv"),
+            "wg_collectives",
+            &[
+                "--global".into(),
+                n.to_string(),
+                "--local".into(),
+                local.to_string(),
+                "--arg".into(),
+                arg_in.clone(),
+                "--arg".into(),
+                format!("zeros:{}", 4 * n),
+                "--arg".into(),
+                format!("zeros:{}", 4 * 6 * (n / local)),
+                "--out".into(),
+                format!("1={}", out.display()),
+                "--out".into(),
+                format!("2={}", summary.display()),
+            ],
+        );
+        let (out, summary) = (read_i32s(&out), read_i32s(&summary));
+        assert_eq!(
+            (summary[15], summary[16]),
+            (1, 1),
+            "{opt}: group 2's all and any"
+        );
+        for (g, group) in input.chunks(local).enumerate() {
+            let sum: i32 = group.iter().sum();
+            let want = [
+                sum,
+                *group.iter().min().expect("values"),
+                *group.iter().max().expect("values"),
+                i32::from(group.iter().all(|&x| x > 0)),
+                i32::from(group.iter().any(|&x| x > 1000)),
+                sum,
+            ];
+            assert_eq!(
+                summary[6 * g..6 * g + 6],
+                want,
+                "{opt}: group {g}'s summary"
+            );
+            let mut pre = 0;
+            let mut inc = i32::MIN;
+            for (l, &x) in group.iter().enumerate() {
+                inc = inc.max(x);
+                assert_eq!(
+                    out[g * local + l],
+                    pre + inc + group[0],
+                    "{opt}: work-item {l} of group {g}"
+                );
+                pre += x;
+            }
+        }
+        // The 2D broadcast and a float reduction: 8x8 groups of 4x4.
+        let width = 8;
+        let grid: Vec<f32> = (0..64)
+            .map(|i| ((i * 29) % 64) as f32 / 16.0 - 2.0)
+            .collect();
+        let bytes: Vec<u8> = grid.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let gpath = dir.join(format!("grid.{opt}"));
+        std::fs::write(&gpath, bytes).expect("write");
+        lift_run(
+            &format!("cl-kernels/work_group_funcs.{opt}.spv"),
+            "wg_broadcast_2d",
+            &[
+                "--global".into(),
+                "8,8".into(),
+                "--local".into(),
+                "4,4".into(),
+                "--arg".into(),
+                format!("file:{}", gpath.display()),
+                "--arg".into(),
+                format!("i32:{width}"),
+                "--out".into(),
+                format!("0={}", gpath.display()),
+            ],
+        );
+        let have = read_f32s(&gpath);
+        for y in 0..8 {
+            for x in 0..8 {
+                let (gx, gy) = (x / 4 * 4, y / 4 * 4);
+                let mean: f64 = (0..16)
+                    .map(|k| f64::from(grid[(gy + k / 4) * width + gx + k % 4]))
+                    .sum::<f64>()
+                    / 16.0;
+                let want = f64::from(grid[y * width + x]) - mean;
+                let got = f64::from(have[y * width + x]);
+                assert!(
+                    (want - got).abs() < 1e-5,
+                    "{opt}: ({x}, {y}): want {want}, have {got}"
+                );
+            }
+        }
+    }
+}
+
+/// `spirv-lift run` flags: grid, subgroup size, args, outputs.
+fn sg_flags(
+    sg: usize,
+    global: usize,
+    local: usize,
+    args: &[String],
+    outs: &[(usize, &Path)],
+) -> Vec<String> {
+    let mut f = vec![
+        "--subgroup-size".to_string(),
+        sg.to_string(),
+        "--global".into(),
+        global.to_string(),
+        "--local".into(),
+        local.to_string(),
+    ];
+    for a in args {
+        f.extend(["--arg".to_string(), a.clone()]);
+    }
+    for (i, p) in outs {
+        f.extend(["--out".to_string(), format!("{i}={}", p.display())]);
+    }
+    f
+}
+
+#[test]
+fn subgroup_operations_compute_independent_values() {
+    // pocl 3.1 has no subgroups on this CPU device (CL_DEVICE_MAX_NUM_SUB_GROUPS 0,
+    // no cl_khr_subgroups: sub_group_* do not compile), so the references are computed
+    // here by the extensions' definitions, for subgroups of `sg` consecutive work-items.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let (n, local) = (32usize, 16usize);
+    let input: Vec<i32> = (0..n as i32).map(|i| (i * 37) % 101 - 20).collect();
+    let arg_in = ints(dir, "sg.in", &input);
+    for sg in [1usize, 4, 8] {
+        for opt in ["O0", "O2"] {
+            let tag = format!("{opt} at subgroup size {sg}");
+            let spv = format!("cl-kernels/subgroups.{opt}.spv");
+            let (out, meta) = (dir.join("out"), dir.join("meta"));
+            lift_run(
+                &spv,
+                "subgroup_reduce",
+                &sg_flags(
+                    sg,
+                    n,
+                    local,
+                    &[
+                        arg_in.clone(),
+                        format!("zeros:{}", 4 * n),
+                        format!("zeros:{}", 4 * n),
+                    ],
+                    &[(1, &out), (2, &meta)],
+                ),
+            );
+            let (out, meta) = (read_i32s(&out), read_i32s(&meta));
+            for (s, lanes) in input.chunks(sg).enumerate() {
+                let total: i32 = lanes.iter().sum();
+                let (mx, mn) = (lanes.iter().max().unwrap(), lanes.iter().min().unwrap());
+                let any_neg = i32::from(lanes.iter().any(|&x| x < 0));
+                let all_pos = i32::from(lanes.iter().all(|&x| x > 0));
+                let fsum = lanes.iter().fold(0f32, |a, &x| a + x as f32 * 0.5) as i32;
+                for (l, &x) in lanes.iter().enumerate() {
+                    // incl - excl is the work-item's own value.
+                    let want = total + mx - mn + x + lanes[0] + any_neg + all_pos + fsum;
+                    assert_eq!(
+                        out[s * sg + l],
+                        want,
+                        "{tag}: subgroup_reduce {}",
+                        s * sg + l
+                    );
+                }
+                assert_eq!(
+                    meta[s],
+                    (sg | sg << 16) as i32,
+                    "{tag}: sizes of subgroup {s}"
+                );
+            }
+            if sg < 4 {
+                // subgroup_in_loop broadcasts from lane r & 3.
+                continue;
+            }
+            // subgroup_in_loop: v = v / max + v[lane r & 3] while the maximum is >= 1.
+            let data: Vec<f32> = (0..n)
+                .map(|i| ((i * 13) % 17) as f32 * 0.75 + 1.0)
+                .collect();
+            let path = dir.join("loop");
+            std::fs::write(
+                &path,
+                data.iter()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect::<Vec<u8>>(),
+            )
+            .expect("write");
+            lift_run(
+                &spv,
+                "subgroup_in_loop",
+                &sg_flags(
+                    sg,
+                    n,
+                    local,
+                    &[format!("file:{}", path.display()), "i32:5".into()],
+                    &[(0, &path)],
+                ),
+            );
+            let have = read_f32s(&path);
+            for (s, lanes) in data.chunks(sg).enumerate() {
+                let mut v = lanes.to_vec();
+                for r in 0..5 {
+                    let m = v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    if m < 1.0 {
+                        break;
+                    }
+                    let b = v[r & 3];
+                    v = v.iter().map(|x| x / m + b).collect();
+                }
+                assert_eq!(have[s * sg..s * sg + sg], v, "{tag}: subgroup_in_loop {s}");
+            }
+            let spv = format!("cl-kernels/subgroup_nonuniform.{opt}.spv");
+            // compact: the even keys, each subgroup's in lane order at a place an atomic
+            // chose (so: the count, and each subgroup's run somewhere in the output).
+            let keys: Vec<i32> = (0..n as i32).map(|i| i * 7 + (i % 3)).collect();
+            let (outp, countp) = (dir.join("compact"), dir.join("count"));
+            lift_run(
+                &spv,
+                "compact",
+                &sg_flags(
+                    sg,
+                    n,
+                    local,
+                    &[
+                        ints(dir, "keys", &keys),
+                        format!("zeros:{}", 4 * n),
+                        "zeros:4".into(),
+                    ],
+                    &[(1, &outp), (2, &countp)],
+                ),
+            );
+            let (outv, count) = (read_i32s(&outp), read_i32s(&countp)[0]);
+            let evens = keys.iter().filter(|&&k| k % 2 == 0).count();
+            assert_eq!(count as usize, evens, "{tag}: compact count");
+            for lanes in keys.chunks(sg) {
+                let kept: Vec<i32> = lanes.iter().copied().filter(|k| k % 2 == 0).collect();
+                if let Some(first) = kept.first() {
+                    let at = outv.iter().position(|x| x == first).expect("kept key");
+                    assert_eq!(outv[at..at + kept.len()], kept, "{tag}: compact run");
+                }
+            }
+            // divergent_sums: odd and even work-items are separate active sets.
+            let vals: Vec<i32> = (0..n as i32).map(|i| (i * 11) % 23 - 4).collect();
+            let path = dir.join("div");
+            lift_run(
+                &spv,
+                "divergent_sums",
+                &sg_flags(sg, n, local, &[ints(dir, "div.in", &vals)], &[(0, &path)]),
+            );
+            let have = read_i32s(&path);
+            for (s, lanes) in vals.chunks(sg).enumerate() {
+                let odd: Vec<(usize, i32)> = lanes
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .filter(|(_, x)| x & 1 != 0)
+                    .collect();
+                let even: Vec<i32> = lanes.iter().copied().filter(|x| x & 1 == 0).collect();
+                let all_pos = lanes.iter().all(|&x| x > 0);
+                for (l, &x) in lanes.iter().enumerate() {
+                    let mut want = if x & 1 != 0 {
+                        let sum: i32 = odd.iter().map(|(_, y)| y).sum();
+                        let scan: i32 = odd
+                            .iter()
+                            .filter(|(k, _)| *k <= l)
+                            .map(|(_, y)| y & 3)
+                            .product();
+                        sum + scan
+                    } else {
+                        let mx = *even.iter().max().unwrap();
+                        mx ^ even.iter().fold(0, |a, y| a ^ y)
+                    };
+                    if all_pos {
+                        want += 1;
+                    }
+                    assert_eq!(
+                        have[s * sg + l],
+                        want,
+                        "{tag}: divergent_sums {}",
+                        s * sg + l
+                    );
+                }
+            }
+            // shuffles: a butterfly sum (every lane ends with the same value), then
+            // shuffle(x, 0) + up + down = 3 sums.
+            let data: Vec<f32> = (0..n).map(|i| (i as f32) * 0.375 - 3.0).collect();
+            let path = dir.join("shuf");
+            std::fs::write(
+                &path,
+                data.iter()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect::<Vec<u8>>(),
+            )
+            .expect("write");
+            lift_run(
+                &spv,
+                "shuffles",
+                &sg_flags(
+                    sg,
+                    n,
+                    local,
+                    &[format!("file:{}", path.display())],
+                    &[(0, &path)],
+                ),
+            );
+            let have = read_f32s(&path);
+            for (s, lanes) in data.chunks(sg).enumerate() {
+                let mut x = lanes.to_vec();
+                let mut m = sg / 2;
+                while m > 0 {
+                    x = (0..sg).map(|l| x[l] + x[l ^ m]).collect();
+                    m /= 2;
+                }
+                for l in 0..sg {
+                    assert_eq!(have[s * sg + l], x[0] + x[l] + x[l], "{tag}: shuffles");
+                }
+            }
+        }
+    }
 }

@@ -7,12 +7,13 @@
 //! [ENTRY_POINT E] [SPECIALIZE ID AS T V]…` and `BIND BUFFER B AS storage|uniform
 //! DESCRIPTOR_SET S BINDING N` / `AS push_constant`, `RUN NAME X Y Z`, `COPY A TO B`,
 //! `EXPECT B IDX I [TOLERANCE t[%]…] EQ|NE|LT|LE|GT|GE v…`, `EXPECT A EQ_BUFFER B`,
-//! `EXPECT A RMSE_BUFFER B TOLERANCE t`; `DEVICE_FEATURE`, `DEVICE_EXTENSION`,
+//! `EXPECT A RMSE_BUFFER B TOLERANCE t`, a pipeline's `SUBGROUP S … END` with
+//! `REQUIRED_SIZE n|MIN|MAX`, `FULLY_POPULATED`, `VARYING_SIZE`; `DEVICE_FEATURE`, `DEVICE_EXTENSION`,
 //! `INSTANCE_EXTENSION` and `SET ENGINE_DATA` are accepted (the CPU has every feature the
 //! translator supports). Anything else makes the script "unsupported: <command>", never a
 //! pass.
 
-use super::runtime::{self, Args, Grid};
+use super::runtime::{self, Args};
 use super::{AlignedBuf, Loaded, Tools};
 use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
@@ -287,6 +288,11 @@ struct Pipeline {
     /// (set, binding) → buffer name.
     bindings: HashMap<(u32, u32), String>,
     push: Option<String>,
+    /// `SUBGROUP … REQUIRED_SIZE n | MIN | MAX`.
+    subgroup_size: Option<u32>,
+    /// `SUBGROUP … FULLY_POPULATED on`: the work-group's x size must be a multiple of the
+    /// subgroup size.
+    fully_populated: bool,
 }
 
 /// A resource argument of the host ABI, in order: bindings by (set, binding), then push
@@ -404,8 +410,16 @@ fn tokens(line: &str) -> Vec<&str> {
 }
 
 /// Runs an Amber script, printing one line per EXPECT and a summary.
-pub fn run_script(path: &Path, tools: &Tools, timeout: Duration, dir: &Path) -> Result<Outcome> {
-    match run_lines(path, tools, timeout, dir) {
+/// `subgroup_size` is the size pipelines get unless a `SUBGROUP … REQUIRED_SIZE` asks
+/// for another.
+pub fn run_script(
+    path: &Path,
+    tools: &Tools,
+    timeout: Duration,
+    dir: &Path,
+    subgroup_size: u32,
+) -> Result<Outcome> {
+    match run_lines(path, tools, timeout, dir, subgroup_size) {
         Err(e) if format!("{e:#}").starts_with("unsupported: ") => Ok(Outcome::Unsupported(
             format!("{e:#}")
                 .trim_start_matches("unsupported: ")
@@ -465,7 +479,13 @@ fn preprocess(text: &str) -> Vec<String> {
     out
 }
 
-fn run_lines(path: &Path, tools: &Tools, timeout: Duration, dir: &Path) -> Result<Outcome> {
+fn run_lines(
+    path: &Path,
+    tools: &Tools,
+    timeout: Duration,
+    dir: &Path,
+    default_subgroup_size: u32,
+) -> Result<Outcome> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let owned = preprocess(&text);
@@ -665,6 +685,38 @@ fn run_lines(path: &Path, tools: &Tools, timeout: Duration, dir: &Path) -> Resul
                         ["BIND", "BUFFER", b, "AS", "push_constant"] => {
                             p.push = Some(b.to_string())
                         }
+                        // Vulkan's subgroup size control for the attached shader: the
+                        // runtime can run any size from 1 to 128 (MIN, MAX).
+                        ["SUBGROUP", _shader] => {
+                            while i < lines.len() && tokens(lines[i]).first() != Some(&"END") {
+                                let st = tokens(lines[i]);
+                                i += 1;
+                                match st.as_slice() {
+                                    [] => {}
+                                    ["FULLY_POPULATED", v] => p.fully_populated = *v == "on",
+                                    ["VARYING_SIZE", _] => {}
+                                    ["REQUIRED_SIZE", "MIN"] => p.subgroup_size = Some(1),
+                                    ["REQUIRED_SIZE", "MAX"] => p.subgroup_size = Some(128),
+                                    ["REQUIRED_SIZE", n] => match n.parse::<u32>() {
+                                        Ok(n) if (1..=128).contains(&n) => {
+                                            p.subgroup_size = Some(n)
+                                        }
+                                        _ => {
+                                            return unsupported(&format!(
+                                                "SUBGROUP … REQUIRED_SIZE {n} (1 to 128)"
+                                            ));
+                                        }
+                                    },
+                                    other => {
+                                        return unsupported(&format!(
+                                            "SUBGROUP: {}",
+                                            other.join(" ")
+                                        ));
+                                    }
+                                }
+                            }
+                            i += 1;
+                        }
                         other => return unsupported(&format!("PIPELINE: {}", other.join(" "))),
                     }
                 }
@@ -729,16 +781,19 @@ fn run_lines(path: &Path, tools: &Tools, timeout: Duration, dir: &Path) -> Resul
                     .map(|b| (b.data.ptr() as usize, b.data.len))
                     .collect();
                 let local = loaded.local_size.unwrap_or([1, 1, 1]);
+                let sg = p.subgroup_size.unwrap_or(default_subgroup_size);
+                if p.fully_populated && local[0] % u64::from(sg) != 0 {
+                    return unsupported(&format!(
+                        "SUBGROUP … FULLY_POPULATED with a work-group x size {} that is not a \
+                         multiple of the subgroup size {sg}",
+                        local[0]
+                    ));
+                }
                 runtime::install_trap_handlers();
                 if let Err(f) = runtime::dispatch(
                     &loaded.entry,
                     &Args { slots },
-                    Grid {
-                        groups,
-                        local,
-                        work_dim: 3,
-                        concurrent: loaded.concurrent,
-                    },
+                    loaded.grid(groups, local, 3, sg, true),
                     timeout,
                     || {},
                 ) {

@@ -3,6 +3,8 @@
 //! code").
 
 pub mod amber;
+pub mod groups;
+pub mod printf;
 pub mod runtime;
 pub mod shims;
 
@@ -31,14 +33,19 @@ use std::time::Duration;
                   parameters; a compute shader's descriptor bindings in (set, binding) order, \
                   then its push-constant block):\n  \
                   i8:V u8:V i16:V u16:V i32:V u32:V i64:V u64:V f32:V f64:V   a scalar\n  \
+                  bytes:HEX            a by-value struct: its bytes in memory order, in hex\n  \
                   file:PATH            a buffer holding the file's bytes\n  \
                   zeros:BYTES          a buffer of zero bytes\n  \
                   random:BYTES[:SEED]  a buffer of seeded pseudo-random bytes (xorshift64*)\n  \
                   local:BYTES          work-group memory for a `local` pointer parameter\n\n\
                   Work-groups run one after another; the invocations of a group run as \
-                  threads, so barriers behave; each invocation is its own subgroup \
-                  (subgroup size 1). A barrier that can never complete, a trap or the \
-                  --timeout ends the run with an error (exit 1).\n\n\
+                  threads, so barriers and work-group collectives behave. Subgroups are \
+                  --subgroup-size consecutive invocations (default 1: each invocation its \
+                  own subgroup); with more, the subgroup's threads meet at each subgroup \
+                  operation, the lanes at the same call site forming its active set. A barrier that can never complete, a trap or the \
+                  --timeout ends the run with an error (exit 1). OpenCL printf writes to \
+                  standard output, one call at a time (the order of calls from different \
+                  invocations is the order they ran in).\n\n\
                   FILE may also be an Amber script (*.amber): its compute subset runs \
                   (README \"Running translated code\"), with a pass or FAIL line per EXPECT; \
                   exit 0 when all pass, 1 when one fails, 3 when the script uses a command \
@@ -84,6 +91,11 @@ pub struct RunCli {
     /// Keep the translated `.ll`, the object and the shared object in DIR.
     #[arg(long, value_name = "DIR")]
     keep_temps: Option<PathBuf>,
+    /// Invocations per subgroup, 1 to 128: consecutive local indices form a subgroup
+    /// (for an Amber script, the size of pipelines without `SUBGROUP … REQUIRED_SIZE`).
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=128))]
+    subgroup_size: u32,
     /// Set a specialization constant before translating: ID=VALUE (as the translator's
     /// --spec-const).
     #[arg(long = "spec-const", value_name = "ID=VALUE")]
@@ -225,6 +237,24 @@ fn parse_arg(spec: &str) -> Result<Arg> {
                 .to_le_bytes()
                 .to_vec(),
         ),
+        // A by-value aggregate (a struct parameter): its bytes, in hexadecimal, in memory
+        // order; `_` and spaces may separate them.
+        "bytes" => {
+            let hex: Vec<u8> = rest.bytes().filter(|c| !matches!(c, b'_' | b' ')).collect();
+            if hex.is_empty() || !hex.len().is_multiple_of(2) {
+                bail!("--arg `{spec}`: bytes: takes an even number of hexadecimal digits");
+            }
+            let bytes = hex
+                .chunks(2)
+                .map(|p| {
+                    std::str::from_utf8(p)
+                        .ok()
+                        .and_then(|d| u8::from_str_radix(d, 16).ok())
+                })
+                .collect::<Option<Vec<u8>>>()
+                .with_context(bad)?;
+            Arg::Scalar(bytes)
+        }
         "file" => buffer(&std::fs::read(rest).with_context(|| format!("--arg `{spec}`"))?),
         "zeros" => buffer(&vec![0; rest.parse::<usize>().with_context(bad)?]),
         "random" => {
@@ -238,7 +268,9 @@ fn parse_arg(spec: &str) -> Result<Arg> {
             let p = b.ptr();
             Arg::Local(b, Box::new(p))
         }
-        _ => bail!("--arg `{spec}`: unknown kind `{kind}` (i8 … f64, file, zeros, random, local)"),
+        _ => bail!(
+            "--arg `{spec}`: unknown kind `{kind}` (i8 … f64, bytes, file, zeros, random, local)"
+        ),
     })
 }
 
@@ -267,8 +299,9 @@ fn symbol(handle: *mut c_void, name: &str) -> Option<*mut c_void> {
     (!p.is_null()).then_some(p)
 }
 
-/// The module's kernels and compute shaders.
-fn entry_names(words: &[u32]) -> Vec<String> {
+/// The module's kernels and compute shaders, each with whether it is a compute shader
+/// (Vulkan) rather than a kernel.
+fn entry_names(words: &[u32]) -> Vec<(String, bool)> {
     let mut names = Vec::new();
     let mut i = 5;
     while i < words.len() {
@@ -284,7 +317,10 @@ fn entry_names(words: &[u32]) -> Vec<String> {
                 .flat_map(|w| w.to_le_bytes())
                 .take_while(|&b| b != 0)
                 .collect();
-            names.push(String::from_utf8_lossy(&bytes).into_owned());
+            names.push((
+                String::from_utf8_lossy(&bytes).into_owned(),
+                words[i + 1] == 5,
+            ));
         }
         i += n;
     }
@@ -305,8 +341,33 @@ pub struct Loaded {
     pub entry: Entry,
     /// The work-group size the module fixes, if it does.
     pub local_size: Option<[u64; 3]>,
-    /// Whether the module has work-group barriers (its invocations must run at once).
+    /// Whether the module has work-group barriers or collectives (its invocations must
+    /// run at once).
     pub concurrent: bool,
+    /// Whether the module has subgroup operations (with subgroups of more than one
+    /// invocation, its invocations must run at once too).
+    pub subgroup_ops: bool,
+}
+
+impl Loaded {
+    /// The grid of a dispatch of this module.
+    pub fn grid(
+        &self,
+        groups: [u64; 3],
+        local: [u64; 3],
+        work_dim: u32,
+        sg: u32,
+        vulkan: bool,
+    ) -> Grid {
+        Grid {
+            groups,
+            local,
+            work_dim,
+            concurrent: self.concurrent || (self.subgroup_ops && sg > 1),
+            subgroup_size: sg,
+            vulkan,
+        }
+    }
 }
 
 /// Translates `words` for the host, compiles and links them in `dir` as `<stem>.*` (a
@@ -322,7 +383,12 @@ pub fn load(
 ) -> Result<Loaded> {
     let module = spirv_lift::translate(words, options).map_err(|e| anyhow::anyhow!("{e}"))?;
     let text = module.to_string();
-    let concurrent = text.contains("__spirv_ControlBarrier");
+    // `OpGroup*` (not `OpGroupNonUniform*`) may have Workgroup scope: a collective of
+    // the whole work-group.
+    let group_calls = text.matches("__spirv_Group").count();
+    let non_uniform = text.matches("__spirv_GroupNonUniform").count();
+    let concurrent = text.contains("__spirv_ControlBarrier") || group_calls > non_uniform;
+    let subgroup_ops = group_calls > 0;
     let stem = sanitize(stem);
     let ll = dir.join(format!("{stem}.ll"));
     let obj = dir.join(format!("{stem}.o"));
@@ -417,6 +483,7 @@ pub fn load(
         entry,
         local_size,
         concurrent,
+        subgroup_ops,
     })
 }
 
@@ -483,25 +550,28 @@ fn run_amber(cli: &RunCli) -> Result<ExitCode> {
         cc: &cli.cc,
     };
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.001));
-    Ok(match amber::run_script(&cli.input, &tools, timeout, dir)? {
-        amber::Outcome::Pass(n) => {
-            println!("{}: pass ({n} EXPECT)", cli.input.display());
-            ExitCode::SUCCESS
-        }
-        amber::Outcome::Fail(f, n) => {
-            println!("{}: FAIL ({f} of {n} EXPECT failed)", cli.input.display());
-            ExitCode::from(1)
-        }
-        amber::Outcome::Unsupported(what) => {
-            println!("{}: unsupported: {what}", cli.input.display());
-            ExitCode::from(3)
-        }
-    })
+    Ok(
+        match amber::run_script(&cli.input, &tools, timeout, dir, cli.subgroup_size)? {
+            amber::Outcome::Pass(n) => {
+                println!("{}: pass ({n} EXPECT)", cli.input.display());
+                ExitCode::SUCCESS
+            }
+            amber::Outcome::Fail(f, n) => {
+                println!("{}: FAIL ({f} of {n} EXPECT failed)", cli.input.display());
+                ExitCode::from(1)
+            }
+            amber::Outcome::Unsupported(what) => {
+                println!("{}: unsupported: {what}", cli.input.display());
+                ExitCode::from(3)
+            }
+        },
+    )
 }
 
 fn run(cli: &RunCli) -> Result<()> {
     let words = crate::read_words(&cli.input)?;
-    let names = entry_names(&words);
+    let entries = entry_names(&words);
+    let names: Vec<String> = entries.iter().map(|(n, _)| n.clone()).collect();
     let name = match &cli.kernel {
         Some(k) if names.contains(k) => k.clone(),
         Some(k) => bail!(
@@ -625,12 +695,13 @@ fn run(cli: &RunCli) -> Result<()> {
     let result = runtime::dispatch(
         entry,
         &Args { slots },
-        Grid {
+        loaded.grid(
             groups,
             local,
             work_dim,
-            concurrent: loaded.concurrent,
-        },
+            cli.subgroup_size,
+            entries.iter().any(|(n, shader)| *n == name && *shader),
+        ),
         Duration::from_secs_f64(cli.timeout.max(0.001)),
         || {
             for &(p, n) in &locals {

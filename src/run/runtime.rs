@@ -1,18 +1,19 @@
 //! The host runtime: dispatches a grid of work-groups of a kernel or compute shader
 //! compiled with `--target host`, and provides the functions the translation leaves as
-//! calls (`__spirv_ControlBarrier`, subgroup operations at subgroup size 1).
+//! calls (`__spirv_ControlBarrier`; the group operations are in groups.rs).
 //!
 //! Semantics (README "Running translated code"):
 //! - Work-groups run one after another; the invocations of a work-group run at once, one
 //!   thread each, so any barrier placement is correct. Work-group memory (module-scope
 //!   Workgroup variables, `local` kernel arguments) belongs to the group that runs.
-//! - Each invocation is its own subgroup (subgroup size 1, a valid Vulkan and OpenCL
-//!   implementation).
+//! - Subgroups are `Grid::subgroup_size` consecutive local indices (default 1: each
+//!   invocation its own subgroup, a valid Vulkan and OpenCL implementation); their
+//!   operations are in groups.rs.
 //! - A barrier that can never complete (an invocation returned while others wait), a
 //!   trap (SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE) or the wall-clock limit ends the run
 //!   with an error and exit code 1, never a hang.
 
-use std::cell::Cell;
+use super::groups::{Contribution, HERE, Here, SCOPE_SUBGROUP, SCOPE_WORKGROUP, Subgroup};
 use std::ffi::c_void;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -77,8 +78,9 @@ impl std::fmt::Display for Failure {
 }
 
 /// The barrier of one work-group: a generation counter, and the count of invocations
-/// that arrived at the current barrier or returned from the entry point.
-struct Group {
+/// that arrived at the current barrier or returned from the entry point; work-group
+/// collectives also exchange one contribution per invocation through it.
+pub struct Group {
     size: usize,
     state: Mutex<GroupState>,
     cv: Condvar,
@@ -90,13 +92,21 @@ struct GroupState {
     returned: usize,
     generation: u64,
     failure: Option<String>,
+    /// Each invocation's contribution to the collective being met.
+    slots: Vec<Contribution>,
+    /// The contributions of the last completed collective (stable until every
+    /// invocation, the readers included, arrives at the next one).
+    met: Vec<Contribution>,
 }
 
 impl Group {
     fn new(size: usize) -> Group {
         Group {
             size,
-            state: Mutex::new(GroupState::default()),
+            state: Mutex::new(GroupState {
+                slots: vec![Contribution::default(); size],
+                ..GroupState::default()
+            }),
             cv: Condvar::new(),
         }
     }
@@ -104,19 +114,35 @@ impl Group {
     /// Waits until every invocation of the group arrives. When that can no longer
     /// happen, records the failure and never returns (the dispatcher ends the process).
     fn barrier(&self) {
+        self.meet(0, Contribution::default(), false);
+    }
+
+    /// A work-group collective: waits for every invocation's contribution and returns
+    /// them all, by local index.
+    pub fn exchange(&self, index: usize, c: Contribution) -> Vec<Contribution> {
+        self.meet(index, c, true)
+    }
+
+    fn meet(&self, index: usize, c: Contribution, want: bool) -> Vec<Contribution> {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = index % self.size;
+        s.slots[slot] = c;
         s.arrived += 1;
         if s.arrived == self.size {
             s.arrived = 0;
             s.generation += 1;
+            if want {
+                s.met = s.slots.clone();
+            }
             self.cv.notify_all();
-            return;
+            return if want { s.met.clone() } else { Vec::new() };
         }
         self.check_stuck(&mut s);
         let generation = s.generation;
         while s.generation == generation {
             s = self.cv.wait(s).unwrap_or_else(|e| e.into_inner());
         }
+        if want { s.met.clone() } else { Vec::new() }
     }
 
     /// An invocation returned from the entry point.
@@ -140,16 +166,11 @@ impl Group {
     }
 }
 
-thread_local! {
-    /// The group of the invocation running on this thread.
-    static GROUP: Cell<*const Group> = const { Cell::new(std::ptr::null()) };
-}
-
 /// Where a failure inside an invocation (called from compiled code, which cannot
 /// unwind) is reported: the dispatcher polls it.
 static FAILURE: Mutex<Option<String>> = Mutex::new(None);
 
-fn fail(message: String) -> ! {
+pub(crate) fn fail(message: String) -> ! {
     *FAILURE.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
     // Compiled code cannot unwind: this thread parks forever; the dispatcher reports
     // the failure and ends the process.
@@ -158,104 +179,48 @@ fn fail(message: String) -> ! {
     }
 }
 
-/// SPIR-V's Workgroup and Subgroup scopes.
-const SCOPE_WORKGROUP: i32 = 2;
-const SCOPE_SUBGROUP: i32 = 3;
 const SCOPE_INVOCATION: i32 = 4;
 
 /// `__spirv_ControlBarrier(execution scope, memory scope, semantics)`. The fences that
-/// order memory are in the translated code around this call; this only waits.
+/// order memory are in the translated code around this call; this only waits: for the
+/// work-group (the invocation's subgroup counts it as waiting meanwhile), or for the
+/// subgroup's other lanes (groups.rs).
 #[unsafe(no_mangle)]
 pub extern "C" fn _Z22__spirv_ControlBarrieriii(exec: i32, _mem: i32, _sem: i32) {
+    let Some(h) = HERE.with(std::cell::Cell::get) else {
+        fail("__spirv_ControlBarrier called outside a dispatch".into());
+    };
     match exec {
         SCOPE_WORKGROUP => {
-            let g = GROUP.with(Cell::get);
-            if g.is_null() {
-                fail("__spirv_ControlBarrier called outside a dispatch".into());
-            }
-            // SAFETY: the dispatcher keeps the group alive until every invocation thread
-            // of it has been joined.
-            unsafe { &*g }.barrier();
+            // SAFETY: the dispatcher keeps the group and subgroup alive until every
+            // invocation thread of them has been joined.
+            let (g, sg) = unsafe { (&*h.group, &*h.subgroup) };
+            sg.block(h.lane as usize);
+            g.barrier();
+            sg.unblock(h.lane as usize);
         }
-        // Each invocation is its own subgroup.
-        SCOPE_SUBGROUP | SCOPE_INVOCATION => {}
+        SCOPE_SUBGROUP => {
+            // SAFETY: called on an invocation's thread.
+            unsafe {
+                super::groups::group(
+                    SCOPE_SUBGROUP,
+                    super::groups::op::BARRIER,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                )
+            };
+        }
+        SCOPE_INVOCATION => {}
         other => fail(format!(
-            "a control barrier with execution scope {other} (only Workgroup and Subgroup \
-             are implemented)"
+            "a control barrier with execution scope {other} (only Workgroup, Subgroup and \
+             Invocation are implemented)"
         )),
     }
-}
-
-/// `OpGroupNonUniformElect`: with subgroup size 1 every invocation is elected.
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z28__spirv_GroupNonUniformElecti(_scope: i32) -> bool {
-    true
-}
-
-/// Group operations of `OpGroupNonUniform*` at subgroup size 1: Reduce and
-/// InclusiveScan give the value, ExclusiveScan the operation's identity.
-fn subgroup_int(op: i32, value: i64, identity: i64) -> i64 {
-    match op {
-        0 | 1 => value,
-        _ => identity,
-    }
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z27__spirv_GroupNonUniformIAddiii(_s: i32, op: i32, v: i32) -> i32 {
-    subgroup_int(op, i64::from(v), 0) as i32
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z27__spirv_GroupNonUniformIAddiij(_s: i32, op: i32, v: u32) -> u32 {
-    subgroup_int(op, i64::from(v), 0) as u32
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z27__spirv_GroupNonUniformIMuliii(_s: i32, op: i32, v: i32) -> i32 {
-    subgroup_int(op, i64::from(v), 1) as i32
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z27__spirv_GroupNonUniformSMaxiii(_s: i32, op: i32, v: i32) -> i32 {
-    subgroup_int(op, i64::from(v), i64::from(i32::MIN)) as i32
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z27__spirv_GroupNonUniformFAddiif(_s: i32, op: i32, v: f32) -> f32 {
-    if op == 2 { 0.0 } else { v }
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z33__spirv_GroupNonUniformBitwiseXoriii(_s: i32, op: i32, v: i32) -> i32 {
-    subgroup_int(op, i64::from(v), 0) as i32
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z26__spirv_GroupNonUniformAllib(_s: i32, v: bool) -> bool {
-    v
-}
-
-/// Shuffles at subgroup size 1: lane 0 is the only lane, so every in-range shuffle reads
-/// the invocation's own value (an out-of-range lane is undefined; own value too).
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z30__spirv_GroupNonUniformShuffleifi(_s: i32, v: f32, _lane: i32) -> f32 {
-    v
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z33__spirv_GroupNonUniformShuffleXorifi(_s: i32, v: f32, _m: i32) -> f32 {
-    v
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z32__spirv_GroupNonUniformShuffleUpifi(_s: i32, v: f32, _d: i32) -> f32 {
-    v
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn _Z34__spirv_GroupNonUniformShuffleDownifi(_s: i32, v: f32, _d: i32) -> f32 {
-    v
 }
 
 /// OpenCL.std `u_hadd` on ushort: `(x + y) >> 1` without overflow.
@@ -286,6 +251,75 @@ pub extern "C" fn _Z22__spirv_ocl_u_upsamplehh(hi: u8, lo: u8) -> u16 {
 #[unsafe(no_mangle)]
 pub extern "C" fn _Z22__spirv_ocl_u_upsamplejj(hi: u32, lo: u32) -> u64 {
     (u64::from(hi) << 32) | u64::from(lo)
+}
+
+/// `x` as a half's bits, rounded by SPIR-V's FPRoundingMode `mode` (RTE 0, RTZ 1, RTP 2,
+/// RTN 3; another value rounds to nearest even): OpenCL's `vstore_half*` conversions.
+/// A float is exact as a double, so the one rounding here is the only one.
+pub fn f64_to_f16(x: f64, mode: i32) -> u16 {
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    if x.is_nan() {
+        return sign | 0x7e00;
+    }
+    let a = x.abs();
+    if a.is_infinite() {
+        return sign | 0x7c00;
+    }
+    // Whether rounding away from zero is the direction `mode` takes for this sign when
+    // the value is not exact.
+    let (toward_zero, away) = match (mode, sign != 0) {
+        (1, _) | (2, true) | (3, false) => (true, false),
+        (2, false) | (3, true) => (false, true),
+        _ => (false, false),
+    };
+    let overflow = |s: u16| {
+        if toward_zero { s | 0x7bff } else { s | 0x7c00 }
+    };
+    if a == 0.0 {
+        return sign;
+    }
+    // The exponent of a's leading bit (a f64 subnormal is far below any half).
+    let e = ((a.to_bits() >> 52) as i32 & 0x7ff) - 1023;
+    if e > 15 {
+        return overflow(sign);
+    }
+    // Quantum: 2^-24 for half subnormals, else 2^(e-10).
+    let qexp = if e < -14 { -24 } else { e - 10 };
+    let m = a * 2f64.powi(-qexp);
+    let mut i = m.floor();
+    let frac = m - i;
+    let up = if frac == 0.0 || toward_zero {
+        false
+    } else if away {
+        true
+    } else {
+        frac > 0.5 || (frac == 0.5 && i % 2.0 == 1.0)
+    };
+    if up {
+        i += 1.0;
+    }
+    let i = i as u32;
+    if qexp == -24 {
+        // A subnormal, or (i = 1024) the smallest normal: the same bits.
+        return sign | i as u16;
+    }
+    let (i, e) = if i == 2048 { (1024, e + 1) } else { (i, e) };
+    if e > 15 {
+        return overflow(sign);
+    }
+    sign | (((e + 15) as u16) << 10) | (i - 1024) as u16
+}
+
+/// `spirv_lift.f32_to_f16(float, mode)`: [`f64_to_f16`] for `vstore_half*` of floats.
+#[unsafe(export_name = "spirv_lift.f32_to_f16")]
+pub extern "C" fn f32_to_f16(x: f32, mode: i32) -> u16 {
+    f64_to_f16(f64::from(x), mode)
+}
+
+/// `spirv_lift.f64_to_f16(double, mode)`: [`f64_to_f16`] for `vstore_half*` of doubles.
+#[unsafe(export_name = "spirv_lift.f64_to_f16")]
+pub extern "C" fn f64_to_f16_c(x: f64, mode: i32) -> u16 {
+    f64_to_f16(x, mode)
 }
 
 /// The buffers of the running dispatch: (base address, size in bytes), for
@@ -345,6 +379,12 @@ pub struct Grid {
     /// barriers); otherwise they run one after another on one thread, which costs no
     /// thread start per invocation.
     pub concurrent: bool,
+    /// Invocations per subgroup (1 to 128): consecutive local indices form a subgroup.
+    pub subgroup_size: u32,
+    /// Vulkan's `SubgroupSize` is this size in every subgroup; OpenCL's
+    /// `get_sub_group_size` is the number of invocations of the subgroup (fewer in the
+    /// last one when the work-group size is not a multiple).
+    pub vulkan: bool,
 }
 
 /// One argument slot: a pointer to the parameter's value (see lower/host.rs).
@@ -358,8 +398,8 @@ pub struct Args {
 unsafe impl Send for Args {}
 unsafe impl Sync for Args {}
 
-struct SendPtr(*const Group);
-unsafe impl Send for SendPtr {}
+struct SendHere(Here);
+unsafe impl Send for SendHere {}
 
 /// Runs every work-group of `grid`; `before_group` runs before each group starts (it
 /// clears `local` memory).
@@ -381,20 +421,32 @@ pub fn dispatch(
                 before_group();
                 entry.start_group();
                 let group = Arc::new(Group::new(n_local));
+                let sg = grid.subgroup_size.max(1) as usize;
+                let subgroups: Vec<Arc<Subgroup>> = (0..n_local.div_ceil(sg))
+                    .map(|k| Arc::new(Subgroup::new(sg.min(n_local - k * sg))))
+                    .collect();
                 let mut handles = Vec::with_capacity(n_local);
                 for index in 0..n_local as u64 {
                     let record = record(&grid, [gx, gy, gz], index);
                     let set = entry.set_invocation;
                     let run = entry.entry;
                     let slots = SendSlots(args.slots.as_ptr());
-                    let g = SendPtr(Arc::as_ptr(&group));
                     let keep = Arc::clone(&group);
+                    let sub = Arc::clone(&subgroups[index as usize / sg]);
+                    let here = SendHere(Here {
+                        group: Arc::as_ptr(&group),
+                        subgroup: Arc::as_ptr(&sub),
+                        lane: record.subgroup_local_id,
+                        subgroup_size: record.subgroup_size,
+                        local_index: index as u32,
+                        local_size: grid.local,
+                    });
                     let h = std::thread::Builder::new()
                         .stack_size(8 << 20)
                         .spawn(move || {
                             let slots = slots;
-                            let g = g;
-                            GROUP.with(|c| c.set(g.0));
+                            let here = here;
+                            HERE.with(|c| c.set(Some(here.0)));
                             // SAFETY: the trampoline and setter come from the module the
                             // translator wrote for this entry point; the slots outlive the
                             // dispatch.
@@ -402,6 +454,7 @@ pub fn dispatch(
                                 set(&record);
                                 run(slots.0);
                             }
+                            sub.returned(here.0.lane as usize);
                             keep.returned();
                         })
                         .map_err(|e| Failure::Unsupported(format!("cannot start a thread: {e}")))?;
@@ -445,6 +498,15 @@ fn record(grid: &Grid, g: [u64; 3], index: u64) -> Invocation {
     let lx = index % grid.local[0];
     let ly = (index / grid.local[0]) % grid.local[1];
     let lz = index / (grid.local[0] * grid.local[1]);
+    let sg = grid.subgroup_size.clamp(1, 128);
+    let lane = index % u64::from(sg);
+    // The invocations of this subgroup (fewer than `sg` in a last, partial one).
+    let lanes = (n_local - (index - lane)).min(u64::from(sg)) as u32;
+    let in_group = if sg == 128 {
+        u128::MAX
+    } else {
+        (1u128 << sg) - 1
+    };
     let gid = [
         g[0] * grid.local[0] + lx,
         g[1] * grid.local[1] + ly,
@@ -461,20 +523,25 @@ fn record(grid: &Grid, g: [u64; 3], index: u64) -> Invocation {
         local_index: index,
         global_linear_id: (gid[2] * global_size[1] + gid[1]) * global_size[0] + gid[0],
         work_dim: grid.work_dim,
-        subgroup_size: 1,
-        subgroup_max_size: 1,
-        num_subgroups: n_local as u32,
-        num_enqueued_subgroups: n_local as u32,
-        subgroup_id: index as u32,
-        subgroup_local_id: 0,
+        subgroup_size: if grid.vulkan { sg } else { lanes },
+        subgroup_max_size: sg,
+        num_subgroups: n_local.div_ceil(u64::from(sg)) as u32,
+        num_enqueued_subgroups: n_local.div_ceil(u64::from(sg)) as u32,
+        subgroup_id: (index / u64::from(sg)) as u32,
+        subgroup_local_id: lane as u32,
         _pad: 0,
-        // Subgroup size 1, invocation 0 of its subgroup: only bit 0 exists.
-        subgroup_eq_mask: [1, 0, 0, 0],
-        subgroup_ge_mask: [1, 0, 0, 0],
-        subgroup_gt_mask: [0; 4],
-        subgroup_le_mask: [1, 0, 0, 0],
-        subgroup_lt_mask: [0; 4],
+        subgroup_eq_mask: words(1 << lane),
+        // Bits of the lanes at or above this one, within the subgroup size.
+        subgroup_ge_mask: words(in_group & !((1u128 << lane) - 1)),
+        subgroup_gt_mask: words(in_group & !((1u128 << lane << 1).wrapping_sub(1))),
+        subgroup_le_mask: words((1u128 << lane << 1).wrapping_sub(1)),
+        subgroup_lt_mask: words((1u128 << lane) - 1),
     }
+}
+
+/// A 128-bit mask as `uvec4` words, bit 0 of word 0 first.
+fn words(m: u128) -> [u32; 4] {
+    [0, 1, 2, 3].map(|k| (m >> (32 * k)) as u32)
 }
 
 /// Every invocation one after another on this thread; a watchdog thread ends the
@@ -499,8 +566,20 @@ fn dispatch_sequential(
         }
     });
     let n_local = grid.local[0] * grid.local[1] * grid.local[2];
+    // Each invocation is a group of one and a subgroup of one here: the module has no
+    // work-group barrier or collective, and subgroups of size 1.
     let solo = Group::new(1);
-    GROUP.with(|c| c.set(&solo));
+    let solo_sub = Subgroup::new(1);
+    HERE.with(|c| {
+        c.set(Some(Here {
+            group: &solo,
+            subgroup: &solo_sub,
+            lane: 0,
+            subgroup_size: 1,
+            local_index: 0,
+            local_size: grid.local,
+        }))
+    });
     for gz in 0..grid.groups[2] {
         for gy in 0..grid.groups[1] {
             for gx in 0..grid.groups[0] {
@@ -517,7 +596,7 @@ fn dispatch_sequential(
             }
         }
     }
-    GROUP.with(|c| c.set(std::ptr::null()));
+    HERE.with(|c| c.set(None));
     done.store(true, std::sync::atomic::Ordering::Relaxed);
     if let Some(f) = FAILURE.lock().unwrap_or_else(|e| e.into_inner()).take() {
         return Err(Failure::Unsupported(f));
@@ -593,6 +672,27 @@ mod tests {
         assert_eq!(std::mem::offset_of!(Invocation, subgroup_le_mask), 264);
         assert_eq!(std::mem::offset_of!(Invocation, subgroup_lt_mask), 280);
         assert_eq!(std::mem::size_of::<Invocation>(), 296);
+    }
+
+    #[test]
+    fn half_rounding_modes() {
+        // 1 + 2^-11 is halfway between 1 and the next half (1 + 2^-10).
+        let mid = 1.0 + 2f64.powi(-11);
+        assert_eq!(f64_to_f16(mid, 0), 0x3c00, "to even");
+        assert_eq!(f64_to_f16(mid + 2f64.powi(-20), 0), 0x3c01, "past halfway");
+        assert_eq!(f64_to_f16(mid, 1), 0x3c00, "toward zero");
+        assert_eq!(f64_to_f16(mid, 2), 0x3c01, "toward +inf");
+        assert_eq!(f64_to_f16(-mid, 2), 0xbc00, "-x toward +inf");
+        assert_eq!(f64_to_f16(-mid, 3), 0xbc01, "-x toward -inf");
+        assert_eq!(f64_to_f16(65504.0, 0), 0x7bff);
+        assert_eq!(f64_to_f16(65520.0, 0), 0x7c00, "rounds up to inf");
+        assert_eq!(f64_to_f16(1e6, 1), 0x7bff, "RTZ saturates");
+        assert_eq!(f64_to_f16(-1e6, 2), 0xfbff);
+        assert_eq!(f64_to_f16(2f64.powi(-24), 0), 0x0001, "smallest subnormal");
+        assert_eq!(f64_to_f16(2f64.powi(-26), 2), 0x0001, "up to it");
+        assert_eq!(f64_to_f16(2f64.powi(-26), 0), 0x0000);
+        assert_eq!(f64_to_f16(0.1, 0), 0x2e66);
+        assert_eq!(f64_to_f16(f64::NAN, 0) & 0x7e00, 0x7e00);
     }
 
     #[test]

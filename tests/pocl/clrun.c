@@ -2,9 +2,12 @@
  * OpenCL platform the ICD loader finds (pocl in CI), with the same argument syntax as
  * `spirv-lift run`:
  *
- *   clrun FILE.cl KERNEL --global X[,Y,Z] [--local X[,Y,Z]] [--arg SPEC]... [--out I=PATH]...
+ *   clrun FILE.cl KERNEL --global X[,Y,Z] [--local X[,Y,Z]] [--std CLx.y] [--arg SPEC]...
+ *         [--out I=PATH]...
  *
- * SPEC: i8:V u8:V i16:V u16:V i32:V u32:V i64:V u64:V f32:V f64:V | file:PATH |
+ * --std sets -cl-std (default CL2.0; pocl 3.1 resolves some builtins, vload4 on a global
+ * pointer among them, only under CL1.2).
+ * SPEC: i8:V u8:V i16:V u16:V i32:V u32:V i64:V u64:V f32:V f64:V | bytes:HEX | file:PATH |
  * zeros:BYTES | random:BYTES[:SEED] | local:BYTES. The random bytes are the same
  * xorshift64* sequence as src/run/mod.rs. Exit 0 on success, 1 on any failure (message
  * on stderr). */
@@ -74,6 +77,7 @@ int main(int argc, char **argv) {
     }
     size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
     int work_dim = 1, have_local = 0;
+    char std_flag[32] = "-cl-std=CL2.0";
     const char *specs[MAX_ARGS];
     int nargs = 0;
     int out_index[MAX_ARGS];
@@ -85,6 +89,8 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--local") && i + 1 < argc) {
             dims(argv[++i], local);
             have_local = 1;
+        } else if (!strcmp(argv[i], "--std") && i + 1 < argc) {
+            snprintf(std_flag, sizeof std_flag, "-cl-std=%s", argv[++i]);
         } else if (!strcmp(argv[i], "--arg") && i + 1 < argc && nargs < MAX_ARGS) {
             specs[nargs++] = argv[++i];
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc && nouts < MAX_ARGS) {
@@ -114,7 +120,7 @@ int main(int argc, char **argv) {
     const char *src = (const char *)read_file(argv[1], &srclen);
     cl_program prog = clCreateProgramWithSource(ctx, 1, &src, &srclen, &err);
     if (!prog) die("clCreateProgramWithSource", err);
-    err = clBuildProgram(prog, 1, &device, "-cl-std=CL2.0", NULL, NULL);
+    err = clBuildProgram(prog, 1, &device, std_flag, NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[16384];
         clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
@@ -154,6 +160,20 @@ int main(int argc, char **argv) {
         SCALAR("f64", double, strtod(v, NULL))
         unsigned char *data = NULL;
         size_t n = 0;
+        if (klen == 5 && !strncmp(s, "bytes", 5)) {
+            /* A by-value struct: hexadecimal bytes in memory order ('_' and ' ' skipped). */
+            unsigned char raw[256];
+            size_t len = 0;
+            for (const char *c = v; *c && len < sizeof raw; c++) {
+                if (*c == '_' || *c == ' ') continue;
+                if (!c[1]) break;
+                char pair[3] = {c[0], c[1], 0};
+                raw[len++] = (unsigned char)strtoul(pair, NULL, 16);
+                c++;
+            }
+            if ((err = clSetKernelArg(k, a, len, raw)) != CL_SUCCESS) die("clSetKernelArg (bytes)", err);
+            continue;
+        }
         if (!strncmp(s, "local", klen) && klen == 5) {
             n = strtoull(v, NULL, 10);
             if ((err = clSetKernelArg(k, a, n, NULL)) != CL_SUCCESS) die("clSetKernelArg (local)", err);

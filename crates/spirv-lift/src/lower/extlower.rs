@@ -102,6 +102,10 @@ impl FnCtx<'_, '_, '_> {
         }
         let void = matches!(self.cx.spv_ty(inst.rty()?)?, SpvTy::Void);
         let result = if void { None } else { Some(inst.rty()?) };
+        if op.name == "printf" && self.cx.opts.target == crate::Target::Host {
+            let values: Vec<Value> = args.iter().map(|a| a.0).collect();
+            return self.host_printf(inst, &values, result);
+        }
         if op.name == "printf" {
             return self.printf(inst, &name, args, result);
         }

@@ -500,3 +500,174 @@ fn gep_load(
     ));
     v
 }
+
+impl FnCtx<'_, '_, '_> {
+    /// The operand of a conversion. On the host, a float-to-integer conversion decorated
+    /// `FPRoundingMode` (OpenCL's `convert_<T>_rte/_rtp/_rtn`) first rounds its operand
+    /// by that mode (`llvm.roundeven`, `ceil`, `floor`; RTZ is the conversion's own), so
+    /// the truncating `fptoui`/`fptosi` then gives the mode's result. The other profiles
+    /// still ignore the decoration (changing their output is left to a separate change).
+    pub(crate) fn conversion_operand(&mut self, inst: &crate::spirv::Inst) -> Result<Value, Error> {
+        let v = self.val(inst.id(0)?)?;
+        if self.cx.opts.target != crate::Target::Host
+            || !matches!(inst.op, ::spirv::Op::ConvertFToU | ::spirv::Op::ConvertFToS)
+        {
+            return Ok(v);
+        }
+        let mode = self
+            .cx
+            .decos(inst.rid()?)
+            .iter()
+            .find(|(d, _)| *d == Decoration::FPRoundingMode)
+            .and_then(|(_, ops)| match ops.first() {
+                Some(crate::spirv::Operand::FPRoundingMode(m)) => Some(*m),
+                _ => None,
+            });
+        let rounding = match mode {
+            Some(::spirv::FPRoundingMode::RTE) => "roundeven",
+            Some(::spirv::FPRoundingMode::RTP) => "ceil",
+            Some(::spirv::FPRoundingMode::RTN) => "floor",
+            _ => return Ok(v),
+        };
+        let t = self.ll_type_of(v);
+        self.intrinsic(rounding, &[t], t, vec![v])
+    }
+
+    /// OpenCL.std `printf` on the host: no variadic call (whose C ABI for vectors the
+    /// runtime could not read portably) but `i32 spirv_lift.printf(ptr format, i32 n, ptr
+    /// args)`, where `args` is `[n x { i64 kind, ptr value }]`: each argument is stored in
+    /// its own stack slot and described by `kind = lanes << 16 | class << 8 | bytes per
+    /// lane` (class 0 integer, 1 floating point, 2 pointer). The runtime formats by
+    /// OpenCL's rules and returns 0, or -1 for a format it rejects.
+    pub(crate) fn host_printf(
+        &mut self,
+        inst: &crate::spirv::Inst,
+        args: &[Value],
+        result: Option<u32>,
+    ) -> Result<(), Error> {
+        let (&fmt, rest) = args
+            .split_first()
+            .ok_or_else(|| inst.err("printf without a format"))?;
+        let i32t = self.cx.m.ty(Type::Int(32));
+        let i64t = self.cx.m.ty(Type::Int(64));
+        let ptr = self.cx.m.ty(Type::Ptr(0));
+        let pair = self.cx.m.ty(Type::Struct(vec![i64t, ptr]));
+        let table_t = self.cx.m.ty(Type::Array(rest.len().max(1) as u64, pair));
+        let table = self.host_entry_alloca("printf.args", table_t);
+        for (k, &v) in rest.iter().enumerate() {
+            let t = self.ll_type_of(v);
+            let kind = self.host_printf_kind(t).ok_or_else(|| {
+                inst.unsupported_form(format!(
+                    "--target host: printf argument {} has a type the runtime cannot format",
+                    k + 1
+                ))
+            })?;
+            let slot = self.host_entry_alloca("printf.arg", t);
+            self.emit_void(InstKind::Store {
+                val: v,
+                ptr: slot,
+                align: None,
+                volatile: false,
+                atomic: None,
+            });
+            for (field, val) in [(0, Value::Const(self.cx.int_const(i64t, kind))), (1, slot)] {
+                let zero = Value::Const(self.cx.int_const(i32t, 0));
+                let index = Value::Const(self.cx.int_const(i32t, k as u64));
+                let at = Value::Const(self.cx.int_const(i32t, field));
+                let p = self.emit(
+                    "printf.at",
+                    ptr,
+                    InstKind::Gep {
+                        inbounds: true,
+                        src: table_t,
+                        ptr: table,
+                        indices: vec![zero, index, at],
+                    },
+                );
+                self.emit_void(InstKind::Store {
+                    val,
+                    ptr: p,
+                    align: None,
+                    volatile: false,
+                    atomic: None,
+                });
+            }
+        }
+        let fmt = if self.ll_type_of(fmt) == ptr {
+            fmt
+        } else {
+            self.emit(
+                "flat",
+                ptr,
+                InstKind::Cast {
+                    op: CastOp::AddrSpaceCast,
+                    v: fmt,
+                    to: ptr,
+                },
+            )
+        };
+        let f = self
+            .cx
+            .m
+            .declare(
+                "spirv_lift.printf",
+                i32t,
+                &[ptr, i32t, ptr],
+                CallConv::C,
+                &["nounwind"],
+            )
+            .ok_or_else(|| inst.invalid("spirv_lift.printf declared with two signatures"))?;
+        let n = Value::Const(self.cx.int_const(i32t, rest.len() as u64));
+        let r = self.emit(
+            "printf",
+            i32t,
+            InstKind::Call {
+                cc: CallConv::C,
+                ret: i32t,
+                callee: Value::Func(f),
+                args: vec![fmt, n, table],
+                attrs: "",
+                convergence: None,
+            },
+        );
+        if let Some(rty) = result {
+            let to = self.cx.llty(rty)?;
+            let r = self.resize_int(r, to, true);
+            self.define(inst, r)?;
+        }
+        Ok(())
+    }
+
+    /// `lanes << 16 | class << 8 | bytes` of a printf argument's type (see `host_printf`).
+    fn host_printf_kind(&self, t: TypeId) -> Option<u64> {
+        let scalar = |t: &Type| -> Option<u64> {
+            Some(match t {
+                Type::Int(w) => u64::from(w.div_ceil(8)),
+                Type::Half => 1 << 8 | 2,
+                Type::Float => 1 << 8 | 4,
+                Type::Double => 1 << 8 | 8,
+                Type::Ptr(_) => 2 << 8 | 8,
+                _ => return None,
+            })
+        };
+        match self.cx.m.type_of_id(t) {
+            Type::Vector(n, e) => Some(u64::from(*n) << 16 | scalar(self.cx.m.type_of_id(*e))?),
+            other => Some(1 << 16 | scalar(other)?),
+        }
+    }
+
+    /// A stack slot of type `ty` at the top of the entry block.
+    fn host_entry_alloca(&mut self, hint: &str, ty: TypeId) -> Value {
+        let ptr = self.cx.m.ty(Type::Ptr(0));
+        let l = self.f.new_local(hint, ptr);
+        self.entry_allocas.push(Inst::new(
+            Some(l),
+            InstKind::Alloca {
+                ty,
+                addrspace: 0,
+                align: None,
+            },
+        ));
+        Value::Local(l)
+    }
+}

@@ -461,7 +461,7 @@ impl FnCtx<'_, '_, '_> {
             .cx
             .has_deco(inst.rid()?, ::spirv::Decoration::SaturatedConversion);
         if saturated && matches!(op, Op::ConvertFToU | Op::ConvertFToS) {
-            let v = self.val(inst.id(0)?)?;
+            let v = self.conversion_operand(inst)?;
             let from = self.ll_type_of(v);
             let base = if op == Op::ConvertFToS {
                 "fptosi.sat"
@@ -473,7 +473,7 @@ impl FnCtx<'_, '_, '_> {
             return Ok(true);
         }
         if let Some(c) = simple {
-            let v = self.val(inst.id(0)?)?;
+            let v = self.conversion_operand(inst)?;
             self.emit_result(inst, InstKind::Cast { op: c, v, to })?;
             return Ok(true);
         }
