@@ -7,7 +7,7 @@
 #   fuzz/opt-campaign.sh [--translated N] [--seed S] [--keep DIR]
 #
 # Stops once N mutants (default 100000) have translated and been verified. Mutants are
-# made by `fuzz/src/bin/mutants.rs` (the mutate_corpus target's mutator, deterministic per
+# made by `fuzz/mutants/src/main.rs` (the mutate_corpus target's mutator, deterministic per
 # seed, 1..=MUTATIONS mutations each, default 2) in batches of BATCH (default 4000); each batch is translated with one option set,
 # in turn: generic, amdgcn, host, generic with --spirv-backend-workarounds, amdgcn
 # without convergence tokens. Every failure (the mutant, its IR, opt's message, whether
@@ -36,9 +36,9 @@ for t in opt-19 opt-22 spirv-val; do
 done
 
 cargo build --quiet --release --bin spirv-lift
-cargo build --quiet --release --manifest-path fuzz/Cargo.toml --bin mutants
+cargo build --quiet --release --manifest-path fuzz/mutants/Cargo.toml
 lift=$PWD/target/release/spirv-lift
-mutants=$PWD/fuzz/target/release/mutants
+mutants=$PWD/fuzz/mutants/target/release/mutants
 
 rm -rf "$keep"
 mkdir -p "$keep/failures"
