@@ -9,42 +9,6 @@ use crate::error::Error;
 use crate::llvm::{CallConv, InstKind, Type, TypeId, Value};
 use crate::spirv::{Inst, Op, Operand};
 
-/// Whether calls lowered from this opcode are convergent (SPEC §5's list).
-pub fn is_convergent_op(op: Op) -> bool {
-    // By opcode number, computed once from the names (this is asked per instruction).
-    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = Vec::new();
-        for op in crate::spirv::known_ops() {
-            let n = op as usize;
-            if t.len() <= n {
-                t.resize(n + 1, false);
-            }
-            t[n] = convergent_by_name(op);
-        }
-        t
-    });
-    match table.get(op as usize) {
-        Some(&c) => c,
-        None => convergent_by_name(op),
-    }
-}
-
-fn convergent_by_name(op: Op) -> bool {
-    let name = format!("{op:?}");
-    matches!(op, Op::ControlBarrier)
-        || name.starts_with("GroupNonUniform")
-        || (name.starts_with("Group")
-            && !name.starts_with("GroupDecorate")
-            && !name.starts_with("GroupMemberDecorate"))
-        || name.starts_with("Subgroup")
-        || name.starts_with("DPd")
-        || name.starts_with("Fwidth")
-        || (name.starts_with("Image") && name.contains("ImplicitLod"))
-        || op == Op::ImageQueryLod
-        || name.starts_with("CooperativeMatrix")
-}
-
 /// Whether an `llvm.amdgcn.*` intrinsic we emit is convergent (LLVM declares these
 /// `IntrConvergent`; a convergent function's calls to them need convergence tokens).
 fn is_convergent_amdgcn_intrinsic(base: &str) -> bool {
@@ -286,7 +250,7 @@ impl FnCtx<'_, '_, '_> {
     /// Lowers an instruction with no LLVM equivalent to a call of `__spirv_<OpName>`:
     /// id operands pass as values, scope/semantics ids and literals as `i32` constants.
     pub fn lower_generic_builtin(&mut self, inst: &Inst) -> Result<(), Error> {
-        let convergent = is_convergent_op(inst.op);
+        let convergent = crate::spirv::opclass::is_convergent(inst.op);
         let mut args = Vec::with_capacity(inst.operands.len());
         for op in inst.operands.iter() {
             let a = match op {

@@ -2,7 +2,6 @@
 //! the dispatch of everything that is not control flow or memory.
 
 use super::SpvTy;
-use super::builtins::is_convergent_op;
 use super::func::FnCtx;
 use crate::error::Error;
 use crate::llvm::{BinOp, CastOp, Const, FPred, IPred, InstKind, Type, TypeId, Value};
@@ -1279,7 +1278,7 @@ impl FnCtx<'_, '_, '_> {
 
 /// Instructions lowered to `__spirv_<Op>` builtin calls.
 pub fn is_builtin_op(op: Op) -> bool {
-    if is_convergent_op(op) {
+    if crate::spirv::opclass::is_convergent(op) {
         return true;
     }
     let name = format!("{op:?}");

@@ -97,7 +97,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
                 {
                     facts.calls[i].push(callee);
                 }
-                if crate::lower::builtins::is_convergent_op(inst.op) {
+                if super::opclass::is_convergent(inst.op) {
                     facts.convergent_op[i] = true;
                 }
             }

@@ -15,6 +15,7 @@ mod decode;
 mod dominance;
 mod inst;
 pub mod limits;
+pub(crate) mod opclass;
 mod values;
 
 pub use inst::{Inst, Operand};

@@ -578,28 +578,7 @@ fn ext_sets(module: &Module) -> HashMap<u32, (&'static str, ExtTable)> {
 }
 
 fn is_atomic(op: Op) -> bool {
-    matches!(
-        op,
-        Op::AtomicLoad
-            | Op::AtomicStore
-            | Op::AtomicExchange
-            | Op::AtomicCompareExchange
-            | Op::AtomicCompareExchangeWeak
-            | Op::AtomicIIncrement
-            | Op::AtomicIDecrement
-            | Op::AtomicIAdd
-            | Op::AtomicISub
-            | Op::AtomicSMin
-            | Op::AtomicUMin
-            | Op::AtomicSMax
-            | Op::AtomicUMax
-            | Op::AtomicAnd
-            | Op::AtomicOr
-            | Op::AtomicXor
-            | Op::AtomicFAddEXT
-            | Op::AtomicFMinEXT
-            | Op::AtomicFMaxEXT
-    )
+    super::opclass::atomic(op).is_some_and(super::opclass::Atomic::typed_by_pointee)
 }
 
 /// An atomic's result and value operands have the pointer's pointee type.
