@@ -426,9 +426,10 @@ impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
             .ok_or_else(|| crate::error::invalid(format!("%{label} is not a reachable block")))
     }
 
-    fn lower_inst(&mut self, inst: &'f Inst) -> Result<(), Error> {
+    /// Lowers `OpPhi` (filled once every block is lowered), a terminator or
+    /// `OpFunctionCall` ([`OpClass::Control`](crate::spirv::opclass::OpClass)).
+    pub(super) fn lower_control(&mut self, inst: &'f Inst) -> Result<(), Error> {
         match inst.op {
-            Op::Nop | Op::Line | Op::NoLine | Op::SelectionMerge | Op::LoopMerge => Ok(()),
             Op::Phi => {
                 let ty = self.cx.llty(inst.rty()?)?;
                 let hint = self.cx.hint(inst.rid()?);
@@ -482,78 +483,8 @@ impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
                 Ok(())
             }
             Op::FunctionCall => self.lower_call(inst),
-            Op::Undef => {
-                let t = self.cx.llty(inst.rty()?)?;
-                let c = self.cx.m.constant(llvm::Const::Undef(t));
-                self.define(inst, Value::Const(c))
-            }
-            Op::CopyObject => {
-                let src = inst.id(0)?;
-                if let Some(s) = self.ptr_shapes.get(&src).copied() {
-                    self.ptr_shapes.insert(inst.rid()?, s);
-                }
-                let v = self.val(src)?;
-                self.define(inst, v)
-            }
-            Op::CopyLogical => {
-                let src = inst.id(0)?;
-                let v = self.val(src)?;
-                let r = self.copy_logical(v, self.vty(src)?, inst.rty()?)?;
-                self.define(inst, r)
-            }
-            // Lifetime markers are optimization hints whose LLVM form differs between
-            // LLVM 19 and 22; dropping them changes no behaviour.
-            Op::LifetimeStart | Op::LifetimeStop => Ok(()),
-            Op::ExtInst => self.lower_ext_inst(inst),
-            _ => self.lower_other(inst),
+            _ => Err(inst.unsupported()),
         }
-    }
-
-    /// Rebuilds a value of one aggregate type as the logically identical other type.
-    fn copy_logical(&mut self, v: Value, from: u32, to: u32) -> Result<Value, Error> {
-        let to_ll = self.cx.llty(to)?;
-        if self.ll_type_of(v) == to_ll {
-            return Ok(v);
-        }
-        let (fm, tm) = match (self.cx.spv_ty(from)?.clone(), self.cx.spv_ty(to)?.clone()) {
-            (super::SpvTy::Struct { members: a }, super::SpvTy::Struct { members: b }) => (a, b),
-            (super::SpvTy::Array { elem: a, len }, super::SpvTy::Array { elem: b, .. }) => {
-                (vec![a; len as usize], vec![b; len as usize])
-            }
-            _ => {
-                return Err(crate::error::invalid(
-                    "OpCopyLogical between types of different shape",
-                ));
-            }
-        };
-        if fm.len() != tm.len() || fm.len() > 1 << 16 {
-            return Err(crate::error::invalid(
-                "OpCopyLogical between types of different shape",
-            ));
-        }
-        let mut out = Value::Const(self.cx.m.constant(llvm::Const::Poison(to_ll)));
-        for (i, (a, b)) in fm.iter().zip(&tm).enumerate() {
-            let at = self.cx.llty(*a)?;
-            let e = self.emit(
-                "t",
-                at,
-                InstKind::ExtractValue {
-                    v,
-                    idx: vec![i as u32],
-                },
-            );
-            let e = self.copy_logical(e, *a, *b)?;
-            out = self.emit(
-                "t",
-                to_ll,
-                InstKind::InsertValue {
-                    v: out,
-                    elt: e,
-                    idx: vec![i as u32],
-                },
-            );
-        }
-        Ok(out)
     }
 
     /// Calls `__spirv_ConstantSampler` at the top of the entry block for each

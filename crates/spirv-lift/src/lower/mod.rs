@@ -9,8 +9,15 @@
 
 mod abi;
 mod amdgcn;
+mod arith;
+mod atomics;
+mod barriers;
+mod builder;
 pub(crate) mod builtins;
+mod composite;
 mod consts;
+mod convert;
+mod dispatch;
 pub mod extinst;
 mod extlower;
 mod func;
@@ -19,8 +26,9 @@ mod handles;
 mod host;
 mod layout;
 pub mod mangle;
+mod matrix;
 mod memory;
-mod ops;
+mod semantics;
 mod tags;
 mod types;
 mod wave;
@@ -29,8 +37,8 @@ use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
 use crate::spirv::{self, Inst, Op, Operand};
 use crate::{Options, Target};
+pub(crate) use builder::f64_to_half_bits;
 use foldhash::{HashMap, HashMapExt, HashSet};
-pub(crate) use ops::f64_to_half_bits;
 pub use types::{SpvTy, addrspace_name, named_tags, sync_as_name};
 
 /// What an extended instruction set import refers to.
