@@ -1,4 +1,5 @@
-//! Convergence control: where tokens go (`place`) and an own verifier of LLVM's static
+//! Convergence control: which region owns each block (`regions`, from the CFG
+//! analyses), where tokens go (`place`) and an own verifier of LLVM's static
 //! rules for them (`verify`).
 //!
 //! Token inference follows the seed's procedure and the clang-HLSL convention LLVM's
@@ -10,4 +11,5 @@
 //! an `anchor` in each block holding convergent operations.
 
 pub mod place;
+pub(crate) mod regions;
 pub mod verify;

@@ -170,7 +170,7 @@ pub(crate) fn lower_module_into(
     sink: &mut dyn Sink,
 ) -> Result<llvm::Module, Error> {
     let mut source = spv.take_functions();
-    let facts = std::mem::take(&mut spv.facts);
+    let mut facts = std::mem::take(&mut spv.facts);
     let functions = &source.functions;
     // Set specialization constants are found by their SpecId decorations, read here.
     let spec_values = crate::spec::resolve(&spv, &opts.spec_constants)?;
@@ -250,7 +250,8 @@ pub(crate) fn lower_module_into(
     for i in 0..fids.len() {
         let Some(fid) = fids[i] else { continue };
         let f = source.take(i, words)?;
-        let regions = func::lower_function(&mut cx, &f)?;
+        let analyses = facts.analyses.get_mut(i).and_then(Option::take);
+        let regions = func::lower_function(&mut cx, &f, analyses)?;
         drop(f);
         if cx.opts.convergence {
             crate::convergence::place::place(&mut cx.m, fid, &regions);

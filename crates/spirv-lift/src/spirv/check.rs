@@ -71,6 +71,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         calls: vec![Vec::new(); n],
         global_vars: vec![Vec::new(); n],
         convergent_op: vec![false; n],
+        analyses: vec![None; n],
     };
     for i in 0..n {
         let func: Cow<Function> = if module.bodies.is_some() && module.functions[i].has_body() {
@@ -108,7 +109,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         check_function(&func)?;
         values.function(&func)?;
         limits.function(i, &func)?;
-        super::dominance::check_function(&func)?;
+        facts.analyses[i] = Some(super::dominance::check_function(&func)?);
     }
     limits.finish(module)?;
     Ok(facts)

@@ -10,6 +10,7 @@
 //! [`limits`] (so no later pass allocates, prints or recurses without bound).
 
 pub mod asm;
+pub(crate) mod cfg;
 pub mod check;
 mod decode;
 mod dominance;
@@ -109,6 +110,9 @@ pub(crate) struct Facts {
     pub global_vars: Vec<Vec<u32>>,
     /// Per function: whether its body has an instruction `is_convergent` says is one.
     pub convergent_op: Vec<bool>,
+    /// Per function with a body: its CFG analyses, computed once for the dominance check
+    /// and taken by the lowering.
+    pub analyses: Vec<Option<crate::analysis::FunctionAnalyses>>,
 }
 
 /// What is needed to decode a dropped function body again.
