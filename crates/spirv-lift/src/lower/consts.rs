@@ -80,7 +80,7 @@ impl Ctx<'_> {
             Op::Line | Op::NoLine | Op::Nop => Ok(()),
             Op::ExtInst => {
                 let set = inst.id(0)?;
-                match self.ext_sets.get(&set) {
+                match self.spv.module_facts.ext_set(set) {
                     Some(super::ExtSet::NonSemantic) => Ok(()),
                     _ => Err(inst.unsupported_form("module-level OpExtInst of a semantic set")),
                 }

@@ -15,7 +15,7 @@ impl FnCtx<'_, '_, '_> {
     pub fn lower_ext_inst(&mut self, inst: &Inst) -> Result<(), Error> {
         let set = inst.id(0)?;
         let number = inst.lit(1)?;
-        let (op, prefix) = match self.cx.ext_sets.get(&set) {
+        let (op, prefix) = match self.cx.spv.module_facts.ext_set(set) {
             Some(ExtSet::NonSemantic) => return Ok(()),
             Some(ExtSet::Glsl) => (extinst::glsl_std_450(number), extinst::GLSL_PREFIX),
             Some(ExtSet::OpenCl) => (extinst::opencl_std(number), extinst::OCL_PREFIX),

@@ -35,24 +35,12 @@ mod wave;
 
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
+pub use crate::spirv::ExtSet;
 use crate::spirv::{self, Inst, Op, Operand};
 use crate::{Options, Target};
 pub(crate) use builder::f64_to_half_bits;
 use foldhash::{HashMap, HashMapExt, HashSet};
 pub use types::{SpvTy, addrspace_name, named_tags, sync_as_name};
-
-/// What an extended instruction set import refers to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ExtSet {
-    /// `GLSL.std.450`.
-    Glsl,
-    /// `OpenCL.std`.
-    OpenCl,
-    /// `NonSemantic.*`, `OpenCL.DebugInfo.100`, `DebugInfo`: dropped.
-    NonSemantic,
-    /// Anything else.
-    Unknown,
-}
 
 /// A lowered value with its SPIR-V type and owning function (for locals).
 #[derive(Clone, Copy, Debug)]
@@ -81,7 +69,6 @@ pub(crate) struct Ctx<'a> {
     pub types: types::TypeTable,
     pub values: Vec<Option<ValInfo>>,
     pub funcs: Vec<Option<FuncId>>,
-    pub ext_sets: HashMap<u32, ExtSet>,
     pub names: HashMap<u32, String>,
     pub decorations: HashMap<u32, Vec<(spirv_headers::Decoration, Vec<Operand>)>>,
     pub entry_points: Vec<EntryPoint>,
@@ -296,14 +283,13 @@ impl<'a> Ctx<'a> {
             types: types::TypeTable::new(bound),
             values: vec![None; bound],
             funcs: vec![None; bound],
-            ext_sets: HashMap::new(),
             names: HashMap::new(),
             decorations: HashMap::new(),
             entry_points: Vec::new(),
             exec_modes: HashMap::new(),
             entry_of: HashMap::new(),
             vulkan_mm: false,
-            kernel: false,
+            kernel: spv.module_facts.is_kernel(),
             addressing: spirv_headers::AddressingModel::Logical,
             called: vec![false; bound],
             reserved: Default::default(),
@@ -341,31 +327,13 @@ impl<'a> Ctx<'a> {
         let spv = self.spv;
         for inst in &spv.preamble {
             match inst.op {
-                Op::Capability => match inst.operand(0) {
-                    Ok(Operand::Capability(spirv_headers::Capability::Kernel)) => {
-                        self.kernel = true;
-                    }
-                    Ok(Operand::Capability(
+                Op::Capability => {
+                    if let Ok(Operand::Capability(
                         spirv_headers::Capability::WorkgroupMemoryExplicitLayoutKHR,
-                    )) => {
+                    )) = inst.operand(0)
+                    {
                         self.workgroup_blocks = Some(None);
                     }
-                    _ => {}
-                },
-                Op::ExtInstImport => {
-                    let name = inst.string(0)?;
-                    let set = match name {
-                        "GLSL.std.450" => ExtSet::Glsl,
-                        "OpenCL.std" => ExtSet::OpenCl,
-                        n if n.starts_with("NonSemantic.")
-                            || n.ends_with("DebugInfo.100")
-                            || n == "DebugInfo" =>
-                        {
-                            ExtSet::NonSemantic
-                        }
-                        _ => ExtSet::Unknown,
-                    };
-                    self.ext_sets.insert(inst.rid()?, set);
                 }
                 Op::MemoryModel => {
                     if let Operand::AddressingModel(a) = inst.operand(0)? {
@@ -373,9 +341,6 @@ impl<'a> Ctx<'a> {
                     }
                     if let Operand::MemoryModel(mm) = inst.operand(1)? {
                         self.vulkan_mm = *mm == spirv_headers::MemoryModel::Vulkan;
-                        if *mm == spirv_headers::MemoryModel::OpenCL {
-                            self.kernel = true;
-                        }
                     }
                 }
                 Op::EntryPoint => {

@@ -30,24 +30,15 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
     let def_op = &module.def_op;
     // Kernels may pass scopes and semantics as runtime values (spirv-val accepts it);
     // shaders must use constants.
-    let kernel = module.preamble.iter().any(|i| {
-        i.op == Op::Capability
-            && matches!(
-                i.operands.first(),
-                Some(super::Operand::Capability(::spirv::Capability::Kernel))
-            )
-    });
+    let kernel = module.module_facts.kernel_capability;
     // Debug-information and non-semantic instructions are dropped; their operands are not
     // all ids, and are not checked.
     let dropped_sets: Vec<u32> = module
-        .preamble
+        .module_facts
+        .ext_sets
         .iter()
-        .filter(|i| i.op == Op::ExtInstImport)
-        .filter(|i| {
-            i.string(0)
-                .is_ok_and(|n| n.starts_with("NonSemantic.") || n.contains("DebugInfo"))
-        })
-        .filter_map(|i| i.result_id)
+        .filter(|(_, kind)| kind.unchecked())
+        .map(|(id, _)| *id)
         .collect();
     let uses = Uses {
         def_op,

@@ -555,24 +555,21 @@ type ExtTable = &'static rspirv::grammar::InstructionTable<rspirv::grammar::ExtI
 /// The extended instruction sets whose instructions are lowered, by import id.
 fn ext_sets(module: &Module) -> HashMap<u32, (&'static str, ExtTable)> {
     let mut sets = HashMap::new();
-    for inst in &module.preamble {
-        if inst.op != Op::ExtInstImport {
-            continue;
-        }
-        let entry = match inst.string(0) {
-            Ok("GLSL.std.450") => (
+    for &(id, kind) in &module.module_facts.ext_sets {
+        let entry = match kind {
+            super::ExtSet::Glsl => (
                 "GLSL.std.450",
                 &rspirv::grammar::GLSL_STD_450_INSTRUCTION_TABLE,
             ),
-            Ok("OpenCL.std") => (
+            super::ExtSet::OpenCl => (
                 "OpenCL.std",
                 &rspirv::grammar::OPENCL_STD_100_INSTRUCTION_TABLE,
             ),
-            _ => continue,
+            super::ExtSet::NonSemantic | super::ExtSet::OtherDebugInfo | super::ExtSet::Unknown => {
+                continue;
+            }
         };
-        if let Some(id) = inst.result_id {
-            sets.insert(id, entry);
-        }
+        sets.insert(id, entry);
     }
     sets
 }
