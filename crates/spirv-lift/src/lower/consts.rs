@@ -12,10 +12,10 @@ use crate::spec::Literal;
 use crate::spirv::{Inst, Op, Operand};
 
 impl Ctx<'_> {
-    /// Lowers one module-level instruction (type, constant, variable, …).
-    pub(crate) fn lower_global_inst(&mut self, inst: &Inst) -> Result<(), Error> {
+    /// Lowers a module-level constant, specialization constant, `OpUndef` or
+    /// `OpConstantSampler`.
+    pub(super) fn lower_constant(&mut self, inst: &Inst) -> Result<(), Error> {
         match inst.op {
-            op if crate::spirv::is_type_op(op) => self.lower_type(inst),
             Op::ConstantTrue | Op::ConstantFalse | Op::SpecConstantTrue | Op::SpecConstantFalse => {
                 let t = self.llty(inst.rty()?)?;
                 let v = match self.spec_values.get(inst.rid()?) {
@@ -62,7 +62,6 @@ impl Ctx<'_> {
                 let c = self.fold_spec_op(inst)?;
                 self.def_const(inst, c)
             }
-            Op::Variable => self.lower_global_variable(inst),
             Op::ConstantSampler => {
                 // Materialized as a `__spirv_ConstantSampler` call in each function using it.
                 let mode = |i: usize| -> Result<u32, Error> {
@@ -76,14 +75,6 @@ impl Ctx<'_> {
                 let modes = (mode(0)?, mode(1)?, mode(2)?);
                 self.const_samplers.insert(inst.rid()?, modes);
                 Ok(())
-            }
-            Op::Line | Op::NoLine | Op::Nop => Ok(()),
-            Op::ExtInst => {
-                let set = inst.id(0)?;
-                match self.spv.module_facts.ext_set(set) {
-                    Some(super::ExtSet::NonSemantic) => Ok(()),
-                    _ => Err(inst.unsupported_form("module-level OpExtInst of a semantic set")),
-                }
             }
             _ => Err(inst.unsupported()),
         }

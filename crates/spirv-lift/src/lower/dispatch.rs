@@ -1,4 +1,5 @@
-//! The dispatch: which handler lowers each instruction of a function body.
+//! The dispatch: which handler lowers each instruction, in a function body
+//! ([`FnCtx::lower_inst`]) and at module level ([`Ctx::lower_global_inst`]).
 //!
 //! [`opclass::class`] sorts every opcode into one class (explicit lists, written once for
 //! the checks and the lowering); this `match` names the one handler of each class. A
@@ -6,10 +7,11 @@
 //! the handlers, never by the order of a chain. A new opcode goes into its class in
 //! `spirv/opclass.rs` and into the `match` of that class's handler.
 
+use super::Ctx;
 use super::func::FnCtx;
 use crate::error::Error;
-use crate::spirv::Inst;
 use crate::spirv::opclass::{self, OpClass};
+use crate::spirv::{Inst, Op};
 
 impl<'f> FnCtx<'_, '_, 'f> {
     /// Lowers one instruction of a function body.
@@ -42,5 +44,38 @@ impl<'f> FnCtx<'_, '_, 'f> {
             return Ok(());
         }
         self.lower_generic_builtin(inst)
+    }
+}
+
+impl Ctx<'_> {
+    /// Lowers one module-level instruction: a type (`types.rs`), a constant
+    /// (`consts.rs`), a global variable (`globals.rs`).
+    pub(crate) fn lower_global_inst(&mut self, inst: &Inst) -> Result<(), Error> {
+        match inst.op {
+            op if crate::spirv::is_type_op(op) => self.lower_type(inst),
+            Op::ConstantTrue
+            | Op::ConstantFalse
+            | Op::SpecConstantTrue
+            | Op::SpecConstantFalse
+            | Op::Constant
+            | Op::SpecConstant
+            | Op::ConstantComposite
+            | Op::SpecConstantComposite
+            | Op::ConstantCompositeReplicateEXT
+            | Op::ConstantNull
+            | Op::Undef
+            | Op::SpecConstantOp
+            | Op::ConstantSampler => self.lower_constant(inst),
+            Op::Variable => self.lower_global_variable(inst),
+            Op::Line | Op::NoLine | Op::Nop => Ok(()),
+            Op::ExtInst => {
+                let set = inst.id(0)?;
+                match self.spv.module_facts.ext_set(set) {
+                    Some(super::ExtSet::NonSemantic) => Ok(()),
+                    _ => Err(inst.unsupported_form("module-level OpExtInst of a semantic set")),
+                }
+            }
+            _ => Err(inst.unsupported()),
+        }
     }
 }

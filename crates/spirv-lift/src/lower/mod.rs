@@ -7,7 +7,6 @@
 //! class) and places its convergence tokens. Bodies are taken (or decoded again) one at a
 //! time and handed to a sink once final, so neither module need be whole in memory.
 
-mod abi;
 mod amdgcn;
 mod arith;
 mod atomics;
@@ -19,7 +18,6 @@ mod consts;
 mod convert;
 mod dispatch;
 pub mod extinst;
-mod extlower;
 mod func;
 mod globals;
 mod handles;
@@ -31,7 +29,6 @@ mod memory;
 mod semantics;
 mod tags;
 mod types;
-mod wave;
 
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
@@ -111,7 +108,7 @@ pub(crate) struct Ctx<'a> {
     /// `OpConstantSampler`s: (addressing mode, normalized, filter mode).
     pub const_samplers: std::collections::BTreeMap<u32, (u32, u32, u32)>,
     /// Descriptor and push-constant variables passed as arguments (amdgcn; `abi.rs`).
-    pub resources: abi::Resources,
+    pub resources: amdgcn::Resources,
     /// Explicit layouts of laid-out types (`layout.rs`).
     pub layouts: layout::Layouts,
     /// Block variables written as resource handles (workarounds; `handles.rs`).

@@ -13,13 +13,11 @@ pub mod asm;
 pub(crate) mod cfg;
 pub mod check;
 mod decode;
-mod dominance;
 mod facts;
 mod inst;
-pub mod limits;
 pub(crate) mod opclass;
-mod values;
 
+pub use check::limits;
 pub use facts::ExtSet;
 pub(crate) use facts::{Facts, ModuleFacts};
 pub use inst::{Inst, Operand};

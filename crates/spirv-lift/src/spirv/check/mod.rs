@@ -6,11 +6,15 @@
 //! the same function; every scope and memory-semantics operand is the id of a constant;
 //! `values` (operand and result types of loads, stores, atomics, conversions,
 //! arithmetic, calls, images, extended instructions, constant composites; alignments),
-//! [`super::limits`] (types defined before use, so no cycles; the resource limits; no
+//! [`limits`] (types defined before use, so no cycles; the resource limits; no
 //! recursion in shaders) and `dominance` (SSA dominance, no branch to the entry block).
 //! The module-level instructions are checked first, then each function body in module
 //! order (all of the checks on one body before the next body, so a streaming load needs
 //! only one body in memory), then the call graph.
+
+mod dominance;
+pub mod limits;
+mod values;
 
 use super::{Facts, Function, Inst, Module, Op};
 use crate::error::{Error, ErrorKind};
@@ -46,8 +50,8 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         dropped_sets: &dropped_sets,
     };
     header_insts(module).try_for_each(|i| uses.check(i, &mut |_| {}))?;
-    let mut values = super::values::ValueChecker::new(module)?;
-    let mut limits = super::limits::LimitChecker::new(module)?;
+    let mut values = values::ValueChecker::new(module)?;
+    let mut limits = limits::LimitChecker::new(module)?;
     let global_var: Vec<bool> = {
         let mut v = vec![false; def_op.len()];
         for inst in module.globals.iter().filter(|i| i.op == Op::Variable) {
@@ -100,7 +104,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         check_function(&func)?;
         values.function(&func)?;
         limits.function(i, &func)?;
-        facts.analyses[i] = Some(super::dominance::check_function(&func)?);
+        facts.analyses[i] = Some(dominance::check_function(&func)?);
     }
     limits.finish(module)?;
     Ok(facts)

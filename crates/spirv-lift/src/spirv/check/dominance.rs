@@ -9,15 +9,15 @@
 
 use foldhash::{HashMap, HashMapExt, HashSet};
 
-use super::{Function, Inst, Op, Operand};
 use crate::analysis::{Block, DomTree, FunctionAnalyses};
 use crate::error::Error;
+use crate::spirv::{Function, Inst, Op, Operand};
 
 /// Checks a function body's SSA dominance, returning the CFG analyses it computed for
 /// the passes after it.
 pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error> {
-    let analyses = super::cfg::analyses(func)?;
-    let index = super::cfg::block_numbers(func);
+    let analyses = crate::spirv::cfg::analyses(func)?;
+    let index = crate::spirv::cfg::block_numbers(func);
     let (cfg, dom) = (&analyses.cfg, &analyses.dom);
     let edges: HashSet<(u32, u32)> = (0..cfg.num_blocks() as u32)
         .flat_map(|from| cfg.succs(Block(from)).iter().map(move |to| (from, to.0)))

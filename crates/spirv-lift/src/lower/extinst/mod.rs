@@ -1,14 +1,16 @@
 //! Extended instructions (GLSL.std.450, OpenCL.std): LLVM intrinsics where LLVM has the
 //! exact operation, short expansions where it is a formula over intrinsics, and
-//! `__spirv_ocl_*` / `__spirv_GLSL_*` builtin calls otherwise (tables in [`super::extinst`]).
+//! `__spirv_ocl_*` / `__spirv_GLSL_*` builtin calls otherwise (tables in [`tables`]).
 
-use super::extinst::{self, Expansion, ExtKind, ExtOp, Signedness};
+pub mod tables;
+
 use super::func::FnCtx;
 use super::mangle::MTy;
 use super::{ExtSet, SpvTy};
 use crate::error::Error;
 use crate::llvm::{BinOp, CastOp, FPred, IPred, InstKind, Type, Value};
 use crate::spirv::Inst;
+use tables::{Expansion, ExtKind, ExtOp, Signedness};
 
 impl FnCtx<'_, '_, '_> {
     /// Lowers an `OpExtInst`.
@@ -17,8 +19,8 @@ impl FnCtx<'_, '_, '_> {
         let number = inst.lit(1)?;
         let (op, prefix) = match self.cx.spv.module_facts.ext_set(set) {
             Some(ExtSet::NonSemantic) => return Ok(()),
-            Some(ExtSet::Glsl) => (extinst::glsl_std_450(number), extinst::GLSL_PREFIX),
-            Some(ExtSet::OpenCl) => (extinst::opencl_std(number), extinst::OCL_PREFIX),
+            Some(ExtSet::Glsl) => (tables::glsl_std_450(number), tables::GLSL_PREFIX),
+            Some(ExtSet::OpenCl) => (tables::opencl_std(number), tables::OCL_PREFIX),
             _ => {
                 return Err(inst.unsupported_form(format!(
                     "extended instruction set %{set} is not supported"

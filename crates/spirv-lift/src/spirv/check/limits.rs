@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | [`MAX_MODULE_WORDS`] | 2²⁴ (64 MiB) | decoded operands take ~8× the input's bytes |
 //! | [`MAX_INSTRUCTIONS`] | 2²² | one `Inst` plus lowering state per instruction |
-//! | [`super::MAX_ID_BOUND`] | 0x3F_FFFF | dense per-id tables (`spirv-val`'s bound) |
+//! | [`crate::spirv::MAX_ID_BOUND`] | 0x3F_FFFF | dense per-id tables (`spirv-val`'s bound) |
 //! | [`MAX_TYPE_DEPTH`] | 512 | type walks in lowering and printing recurse per level |
 //! | [`MAX_STRUCT_DEPTH`] | 255 | `spirv-val`'s struct nesting limit |
 //! | [`MAX_STRUCT_MEMBERS`] | 16383 | `spirv-val`'s limit |
@@ -27,8 +27,8 @@
 
 use foldhash::HashMap;
 
-use super::{Function, Inst, Module, Op, Operand};
 use crate::error::{Error, ErrorKind};
+use crate::spirv::{Function, Inst, Module, Op, Operand};
 
 /// Largest module accepted, in 32-bit words (64 MiB).
 pub const MAX_MODULE_WORDS: usize = 1 << 24;
@@ -128,7 +128,7 @@ impl LimitChecker {
         let mut g = Globals::default();
         let mut inline: u64 = 0;
         for inst in &module.globals {
-            if super::is_type_op(inst.op) {
+            if crate::spirv::is_type_op(inst.op) {
                 check_type(&mut g, inst)?;
             } else {
                 inline = inline.saturating_add(check_global(&mut g, inst)?);
