@@ -6,7 +6,7 @@ use super::SpvTy;
 use super::func::FnCtx;
 use super::mangle::{MTy, mangle};
 use crate::error::Error;
-use crate::llvm::{CallConv, InstKind, Type, TypeId, Value};
+use crate::llvm::{CallConv, FnAttr, InstKind, Type, TypeId, Value};
 use crate::spirv::{Inst, Op, Operand};
 
 /// Whether an `llvm.amdgcn.*` intrinsic we emit is convergent (LLVM declares these
@@ -68,8 +68,8 @@ impl FnCtx<'_, '_, '_> {
             name.push_str(&type_suffix(&self.cx.m, *t));
         }
         let params: Vec<TypeId> = args.iter().map(|a| self.ll_type_of(*a)).collect();
-        let attrs: &[&str] = if is_convergent_amdgcn_intrinsic(base) {
-            &["convergent"]
+        let attrs: &[FnAttr] = if is_convergent_amdgcn_intrinsic(base) {
+            &[FnAttr::Convergent]
         } else {
             &[]
         };
@@ -177,10 +177,10 @@ impl FnCtx<'_, '_, '_> {
             None => self.cx.m.ty(Type::Void),
         };
         let params: Vec<TypeId> = args.iter().map(|(v, _)| self.ll_type_of(*v)).collect();
-        let attrs: &[&str] = if convergent {
-            &["convergent", "nounwind"]
+        let attrs: &[FnAttr] = if convergent {
+            &[FnAttr::Convergent, FnAttr::NoUnwind]
         } else {
-            &["nounwind"]
+            &[FnAttr::NoUnwind]
         };
         let cc = self.cx.func_cc();
         let mut mangled = mangle(name, &mtys);

@@ -420,7 +420,7 @@ impl FnCtx<'_, '_, '_> {
                 i64t,
                 &[pty],
                 CallConv::C,
-                &["nounwind"],
+                &[crate::llvm::FnAttr::NoUnwind],
             )
             .ok_or_else(|| {
                 crate::error::invalid("spirv_lift.buffer_size declared with two signatures")

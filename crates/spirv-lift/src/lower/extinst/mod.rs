@@ -149,7 +149,13 @@ impl FnCtx<'_, '_, '_> {
         let fid = self
             .cx
             .m
-            .declare(&mangled, ret, &[fmt_t], cc, &["nounwind"])
+            .declare(
+                &mangled,
+                ret,
+                &[fmt_t],
+                cc,
+                &[crate::llvm::FnAttr::NoUnwind],
+            )
             .ok_or_else(|| inst.invalid("printf declared with two signatures"))?;
         self.cx.m.func_mut(fid).vararg = true;
         let kind = InstKind::Call {
