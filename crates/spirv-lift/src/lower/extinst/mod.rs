@@ -175,11 +175,57 @@ impl FnCtx<'_, '_, '_> {
         Ok(())
     }
 
+    /// Expands an extended instruction into a short formula over intrinsics.
     fn expand(
         &mut self,
         inst: &Inst,
         e: Expansion,
         ids: &[u32],
+        a: &[Value],
+        t: crate::llvm::TypeId,
+    ) -> Result<Value, Error> {
+        match e {
+            Expansion::FSign
+            | Expansion::SSign
+            | Expansion::Fract
+            | Expansion::Radians
+            | Expansion::Degrees
+            | Expansion::InverseSqrt
+            | Expansion::FClamp
+            | Expansion::UClamp
+            | Expansion::SClamp
+            | Expansion::FMix
+            | Expansion::Mix
+            | Expansion::Step
+            | Expansion::SmoothStep
+            | Expansion::FRem
+            | Expansion::Rotate
+            | Expansion::UAbs => self.expand_elementwise(inst, e, a, t),
+            Expansion::Modf
+            | Expansion::ModfStruct
+            | Expansion::Frexp
+            | Expansion::FrexpStruct
+            | Expansion::Ldexp => self.expand_parts(inst, e, ids, a, t),
+            Expansion::Length
+            | Expansion::Distance
+            | Expansion::Cross
+            | Expansion::Normalize
+            | Expansion::FaceForward
+            | Expansion::Reflect
+            | Expansion::Refract => self.expand_geometric(inst, e, a, t),
+            Expansion::FindILsb | Expansion::FindSMsb | Expansion::FindUMsb => {
+                self.expand_bits(inst, e, a, t)
+            }
+            Expansion::Determinant | Expansion::MatrixInverse => self.expand_matrix(inst, e, a, t),
+        }
+    }
+
+    /// Element-wise formulas: signs, fractions, angle conversions, clamps, mixes, steps,
+    /// `FRem`, `Rotate`.
+    fn expand_elementwise(
+        &mut self,
+        inst: &Inst,
+        e: Expansion,
         a: &[Value],
         t: crate::llvm::TypeId,
     ) -> Result<Value, Error> {
@@ -189,7 +235,6 @@ impl FnCtx<'_, '_, '_> {
                 .ok_or_else(|| inst.err(format!("missing operand {i}")))
         };
         let x = arg(0)?;
-        let xt = self.ll_type_of(x);
         Ok(match e {
             Expansion::FSign => {
                 let z = self.fconst(t, 0.0);
@@ -224,31 +269,6 @@ impl FnCtx<'_, '_, '_> {
                 let s = self.intrinsic("sqrt", &[t], t, vec![x])?;
                 let one = self.fconst(t, 1.0);
                 self.bin(BinOp::FDiv, one, s)
-            }
-            Expansion::Modf | Expansion::ModfStruct => {
-                let w = self.intrinsic("trunc", &[xt], xt, vec![x])?;
-                let ab = self.intrinsic("fabs", &[xt], xt, vec![x])?;
-                let inf = self.fconst(xt, f64::INFINITY);
-                let isinf = self.cmp_f(FPred::Oeq, ab, inf);
-                let d = self.bin(BinOp::FSub, x, w);
-                let z = self.fconst(xt, 0.0);
-                let fr0 = self.select(isinf, z, d);
-                let fr = self.intrinsic("copysign", &[xt], xt, vec![fr0, x])?;
-                if e == Expansion::Modf {
-                    let p = arg(1)?;
-                    self.emit_void(InstKind::Store {
-                        val: w,
-                        ptr: p,
-                        align: None,
-                        volatile: false,
-                        atomic: None,
-                    });
-                    let tags = self.access_tags(p, false);
-                    self.tag_last(&tags);
-                    fr
-                } else {
-                    self.pair(t, fr, w)
-                }
             }
             Expansion::FClamp => {
                 let m = self.intrinsic("maxnum", &[t], t, vec![x, arg(1)?])?;
@@ -302,6 +322,58 @@ impl FnCtx<'_, '_, '_> {
                 let s = self.bin(BinOp::FSub, three, k);
                 self.bin(BinOp::FMul, tt, s)
             }
+            Expansion::FRem => self.bin(BinOp::FRem, x, arg(1)?),
+            Expansion::Rotate => {
+                let s = arg(1)?;
+                self.intrinsic("fshl", &[t], t, vec![x, x, s])?
+            }
+            Expansion::UAbs => x,
+            _ => return Err(inst.err(format!("{e:?} is not expanded here"))),
+        })
+    }
+
+    /// A float taken apart or put together: `Modf`, `Frexp` (with their struct forms), `Ldexp`.
+    fn expand_parts(
+        &mut self,
+        inst: &Inst,
+        e: Expansion,
+        ids: &[u32],
+        a: &[Value],
+        t: crate::llvm::TypeId,
+    ) -> Result<Value, Error> {
+        let arg = |i: usize| {
+            a.get(i)
+                .copied()
+                .ok_or_else(|| inst.err(format!("missing operand {i}")))
+        };
+        let x = arg(0)?;
+        let xt = self.ll_type_of(x);
+        Ok(match e {
+            Expansion::Modf | Expansion::ModfStruct => {
+                let w = self.intrinsic("trunc", &[xt], xt, vec![x])?;
+                let ab = self.intrinsic("fabs", &[xt], xt, vec![x])?;
+                let inf = self.fconst(xt, f64::INFINITY);
+                let isinf = self.cmp_f(FPred::Oeq, ab, inf);
+                let d = self.bin(BinOp::FSub, x, w);
+                let z = self.fconst(xt, 0.0);
+                let fr0 = self.select(isinf, z, d);
+                let fr = self.intrinsic("copysign", &[xt], xt, vec![fr0, x])?;
+                if e == Expansion::Modf {
+                    let p = arg(1)?;
+                    self.emit_void(InstKind::Store {
+                        val: w,
+                        ptr: p,
+                        align: None,
+                        volatile: false,
+                        atomic: None,
+                    });
+                    let tags = self.access_tags(p, false);
+                    self.tag_last(&tags);
+                    fr
+                } else {
+                    self.pair(t, fr, w)
+                }
+            }
             Expansion::Frexp | Expansion::FrexpStruct => {
                 let it = if e == Expansion::Frexp {
                     let p = ids
@@ -335,15 +407,6 @@ impl FnCtx<'_, '_, '_> {
                     self.pair(t, m, ex)
                 }
             }
-            Expansion::Determinant => {
-                let (a, half) = self.matrix_rows(x, inst)?;
-                let d = self.determinant(&a);
-                if half { self.round_to_half(d) } else { d }
-            }
-            Expansion::MatrixInverse => {
-                let (a, half) = self.matrix_rows(x, inst)?;
-                self.matrix_inverse(&a, t, half)?
-            }
             Expansion::Ldexp => {
                 let ex = arg(1)?;
                 let et = self.ll_type_of(ex);
@@ -374,6 +437,26 @@ impl FnCtx<'_, '_, '_> {
                 };
                 self.intrinsic("ldexp", &[t, et], t, vec![x, ex])?
             }
+            _ => return Err(inst.err(format!("{e:?} is not expanded here"))),
+        })
+    }
+
+    /// The geometric instructions: lengths, distances, cross products, normalization,
+    /// face-forward, reflection and refraction.
+    fn expand_geometric(
+        &mut self,
+        inst: &Inst,
+        e: Expansion,
+        a: &[Value],
+        t: crate::llvm::TypeId,
+    ) -> Result<Value, Error> {
+        let arg = |i: usize| {
+            a.get(i)
+                .copied()
+                .ok_or_else(|| inst.err(format!("missing operand {i}")))
+        };
+        let x = arg(0)?;
+        Ok(match e {
             Expansion::Length => self.length(x)?,
             Expansion::Distance => {
                 let d = self.bin(BinOp::FSub, x, arg(1)?);
@@ -455,6 +538,26 @@ impl FnCtx<'_, '_, '_> {
                 let zt = self.fconst(t, 0.0);
                 self.select(neg, zt, r)
             }
+            _ => return Err(inst.err(format!("{e:?} is not expanded here"))),
+        })
+    }
+
+    /// `FindILsb`, `FindSMsb`, `FindUMsb` (−1 where no bit is found).
+    fn expand_bits(
+        &mut self,
+        inst: &Inst,
+        e: Expansion,
+        a: &[Value],
+        t: crate::llvm::TypeId,
+    ) -> Result<Value, Error> {
+        let arg = |i: usize| {
+            a.get(i)
+                .copied()
+                .ok_or_else(|| inst.err(format!("missing operand {i}")))
+        };
+        let x = arg(0)?;
+        let xt = self.ll_type_of(x);
+        Ok(match e {
             Expansion::FindILsb => {
                 let f = self.bool_const(false);
                 let c = self.intrinsic("cttz", &[xt], xt, vec![x, f])?;
@@ -484,12 +587,35 @@ impl FnCtx<'_, '_, '_> {
                 let r = self.bin(BinOp::Sub, wm1, c);
                 self.resize_int(r, t, true)
             }
-            Expansion::FRem => self.bin(BinOp::FRem, x, arg(1)?),
-            Expansion::Rotate => {
-                let s = arg(1)?;
-                self.intrinsic("fshl", &[t], t, vec![x, x, s])?
+            _ => return Err(inst.err(format!("{e:?} is not expanded here"))),
+        })
+    }
+
+    /// `Determinant` and `MatrixInverse` of a square matrix.
+    fn expand_matrix(
+        &mut self,
+        inst: &Inst,
+        e: Expansion,
+        a: &[Value],
+        t: crate::llvm::TypeId,
+    ) -> Result<Value, Error> {
+        let arg = |i: usize| {
+            a.get(i)
+                .copied()
+                .ok_or_else(|| inst.err(format!("missing operand {i}")))
+        };
+        let x = arg(0)?;
+        Ok(match e {
+            Expansion::Determinant => {
+                let (a, half) = self.matrix_rows(x, inst)?;
+                let d = self.determinant(&a);
+                if half { self.round_to_half(d) } else { d }
             }
-            Expansion::UAbs => x,
+            Expansion::MatrixInverse => {
+                let (a, half) = self.matrix_rows(x, inst)?;
+                self.matrix_inverse(&a, t, half)?
+            }
+            _ => return Err(inst.err(format!("{e:?} is not expanded here"))),
         })
     }
 
