@@ -18,9 +18,9 @@ impl FnCtx<'_, '_, '_> {
             Atomic::Load | Atomic::Store | Atomic::FlagClear if self.cx.backend_workarounds() => {
                 // LLVM 22's SPIR-V backend drops the atomicity of `load/store atomic`; its
                 // builtin forms keep scope and semantics exactly.
-                self.atomic_sync(inst, 1)?;
+                let (_, _, tags) = self.atomic_sync(inst, 1)?;
                 self.lower_generic_builtin(inst)?;
-                self.tag_atomic();
+                self.tag_last(&tags);
                 Ok(())
             }
             Atomic::Load => self.atomic_load(inst),
@@ -34,7 +34,7 @@ impl FnCtx<'_, '_, '_> {
 
     /// `OpAtomicLoad`: `load atomic`; a release ordering is clamped away.
     fn atomic_load(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, ord) = self.atomic_sync(inst, 1)?;
+        let (scope, ord, mut tags) = self.atomic_sync(inst, 1)?;
         let ord = match ord {
             Ordering::AcqRel => Ordering::Acquire,
             Ordering::Release => Ordering::Monotonic,
@@ -42,7 +42,7 @@ impl FnCtx<'_, '_, '_> {
         };
         if ord == Ordering::Monotonic {
             // Clamped to relaxed: it orders nothing, so it gets a relaxed atomic's tags.
-            self.pending_atomic_tags = self.atomic_tags(Ordering::Monotonic, 0);
+            tags = self.atomic_tags(Ordering::Monotonic, 0);
         }
         let ty = self.cx.llty(inst.rty()?)?;
         let ptr = self.val(inst.id(0)?)?;
@@ -57,13 +57,13 @@ impl FnCtx<'_, '_, '_> {
                 atomic: Some((ord, scope)),
             },
         )?;
-        self.tag_atomic();
+        self.tag_last(&tags);
         Ok(())
     }
 
     /// `OpAtomicStore`: `store atomic`; an acquire ordering is clamped away.
     fn atomic_store(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, ord) = self.atomic_sync(inst, 1)?;
+        let (scope, ord, mut tags) = self.atomic_sync(inst, 1)?;
         let ord = match ord {
             Ordering::AcqRel => Ordering::Release,
             Ordering::Acquire => Ordering::Monotonic,
@@ -71,7 +71,7 @@ impl FnCtx<'_, '_, '_> {
         };
         if ord == Ordering::Monotonic {
             // Clamped to relaxed: it orders nothing, so it gets a relaxed atomic's tags.
-            self.pending_atomic_tags = self.atomic_tags(Ordering::Monotonic, 0);
+            tags = self.atomic_tags(Ordering::Monotonic, 0);
         }
         let (ptr, val) = (self.val(inst.id(0)?)?, self.val(inst.id(3)?)?);
         let align = Some(self.natural_align(self.ll_type_of(val)));
@@ -82,20 +82,18 @@ impl FnCtx<'_, '_, '_> {
             volatile: false,
             atomic: Some((ord, scope)),
         });
-        self.tag_atomic();
+        self.tag_last(&tags);
         Ok(())
     }
 
     /// `OpAtomicCompareExchange[Weak]`: `cmpxchg` (strong), its first member the result; the
     /// failure ordering is the Unequal semantics', clamped.
     fn atomic_compare_exchange(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, success) = self.atomic_sync(inst, 1)?;
+        let (scope, success, equal_tags) = self.atomic_sync(inst, 1)?;
         let unequal = self.semantics_operand(inst, 3)?;
-        let equal_tags = std::mem::take(&mut self.pending_atomic_tags);
         let unequal_ord = ordering(unequal).unwrap_or(Ordering::Monotonic);
         let unequal_tags = self.atomic_tags(unequal_ord, unequal);
-        self.pending_atomic_tags =
-            TagSet::from_tags(equal_tags.iter().chain(unequal_tags.iter()).cloned());
+        let tags = TagSet::from_tags(equal_tags.iter().chain(unequal_tags.iter()).cloned());
         let failure = match ordering(unequal).unwrap_or(Ordering::Monotonic) {
             Ordering::Release => Ordering::Monotonic,
             Ordering::AcqRel => Ordering::Acquire,
@@ -122,14 +120,14 @@ impl FnCtx<'_, '_, '_> {
                 volatile: false,
             },
         );
-        self.tag_atomic();
+        self.tag_last(&tags);
         self.emit_result(inst, InstKind::ExtractValue { v: r, idx: vec![0] })?;
         Ok(())
     }
 
     /// `OpAtomicFlagTestAndSet`: an exchange of 1 into the `i32` flag, compared with 0.
     fn atomic_flag_test_and_set(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, ord) = self.atomic_sync(inst, 1)?;
+        let (scope, ord, tags) = self.atomic_sync(inst, 1)?;
         let ptr = self.val(inst.id(0)?)?;
         let i32t = self.cx.m.ty(Type::Int(32));
         let one = self.cx.i32_val(1);
@@ -146,7 +144,7 @@ impl FnCtx<'_, '_, '_> {
                 volatile: false,
             },
         );
-        self.tag_atomic();
+        self.tag_last(&tags);
         let zero = self.cx.i32_val(0);
         self.emit_result(
             inst,
@@ -161,7 +159,7 @@ impl FnCtx<'_, '_, '_> {
 
     /// `OpAtomicFlagClear`: a `store atomic` of 0 into the `i32` flag.
     fn atomic_flag_clear(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, ord) = self.atomic_sync(inst, 1)?;
+        let (scope, ord, mut tags) = self.atomic_sync(inst, 1)?;
         let ord = match ord {
             Ordering::AcqRel => Ordering::Release,
             Ordering::Acquire => Ordering::Monotonic,
@@ -169,7 +167,7 @@ impl FnCtx<'_, '_, '_> {
         };
         if ord == Ordering::Monotonic {
             // Clamped to relaxed: it orders nothing, so it gets a relaxed atomic's tags.
-            self.pending_atomic_tags = self.atomic_tags(Ordering::Monotonic, 0);
+            tags = self.atomic_tags(Ordering::Monotonic, 0);
         }
         let ptr = self.val(inst.id(0)?)?;
         let zero = self.cx.i32_val(0);
@@ -180,13 +178,13 @@ impl FnCtx<'_, '_, '_> {
             volatile: false,
             atomic: Some((ord, scope)),
         });
-        self.tag_atomic();
+        self.tag_last(&tags);
         Ok(())
     }
 
     /// A read-modify-write: `atomicrmw` (increments and decrements add or subtract 1).
     fn atomic_rmw(&mut self, inst: &Inst, rmw: Rmw) -> Result<(), Error> {
-        let (scope, ord) = self.atomic_sync(inst, 1)?;
+        let (scope, ord, tags) = self.atomic_sync(inst, 1)?;
         let ptr = self.val(inst.id(0)?)?;
         let ty = self.cx.llty(inst.rty()?)?;
         let (op, val) = match rmw {
@@ -219,13 +217,17 @@ impl FnCtx<'_, '_, '_> {
                 volatile: false,
             },
         )?;
-        self.tag_atomic();
+        self.tag_last(&tags);
         Ok(())
     }
 
     /// Scope and ordering of an atomic (scope at `i`, semantics at `i + 1`); also
-    /// records the atomic's tags for [`FnCtx::tag_atomic`].
-    fn atomic_sync(&mut self, inst: &Inst, i: usize) -> Result<(SyncScope, Ordering), Error> {
+    /// the atomic's tags, which go on the instruction it becomes.
+    fn atomic_sync(
+        &mut self,
+        inst: &Inst,
+        i: usize,
+    ) -> Result<(SyncScope, Ordering, TagSet), Error> {
         let (scope, widened) = self.scope_operand(inst, i)?;
         let sem = self.semantics_operand(inst, i + 1)?;
         let ord = if widened {
@@ -233,8 +235,8 @@ impl FnCtx<'_, '_, '_> {
         } else {
             ordering(sem).unwrap_or(Ordering::Monotonic)
         };
-        self.pending_atomic_tags = self.atomic_tags(ord, sem);
-        Ok((sync_scope(scope, self.cx.opts.target), ord))
+        let tags = self.atomic_tags(ord, sem);
+        Ok((sync_scope(scope, self.cx.opts.target), ord, tags))
     }
 
     /// Tags of an atomic: `vulkan:nonprivate` (Vulkan memory model), plus the semantics'
@@ -245,11 +247,5 @@ impl FnCtx<'_, '_, '_> {
         } else {
             self.cx.sync_tags(sem, false)
         }
-    }
-
-    /// Attaches the tags recorded by the last [`FnCtx::atomic_sync`] to the last instruction.
-    fn tag_atomic(&mut self) {
-        let tags = std::mem::take(&mut self.pending_atomic_tags);
-        self.tag_last(&tags);
     }
 }

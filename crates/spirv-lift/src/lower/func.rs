@@ -30,8 +30,6 @@ pub(crate) struct FnCtx<'c, 'a, 'f> {
     phis: Vec<(LocalId, &'f Inst, BlockId, u32, usize)>,
     /// Allocas introduced by the lowering, placed at the top of the entry block.
     pub entry_allocas: Vec<LInst>,
-    /// Tags of the atomic being lowered (set by `atomic_sync`).
-    pub pending_atomic_tags: crate::mmra::TagSet,
     /// The first type error found while emitting the current instruction.
     type_error: Option<String>,
     /// (from label, to label) → number of CFG edges.
@@ -90,7 +88,6 @@ pub(crate) fn lower_function(
         cur: BlockId(0),
         cur_label: 0,
         type_error: None,
-        pending_atomic_tags: Default::default(),
         phis: Vec::new(),
         entry_allocas: Vec::new(),
         edges,
