@@ -41,7 +41,7 @@ fn translate_safely(words: Vec<u32>, options: Options) -> Result<(), String> {
 fn mutated_corpus_modules_never_panic() {
     let amdgcn = Options::default().target(spirv_lift::Target::Amdgcn);
     // The amdgcn inputs exercise its own lowering: resource arguments threaded through
-    // calls (abi.rs) and subgroup operations as wave intrinsics (wave.rs).
+    // calls (lower/amdgcn/abi.rs) and subgroup operations as wave intrinsics (lower/amdgcn/wave.rs).
     let inputs = [
         ("shaders/transform.vert.spv", Options::default()),
         ("shaders/vmm_shared_barrier.comp.spv", Options::default()),

@@ -73,7 +73,7 @@ impl Stats {
             return;
         }
         self.functions += 1;
-        if f.attrs.iter().any(|a| a == "convergent") {
+        if f.is_convergent() {
             self.convergent_functions += 1;
         }
         for inst in f.blocks.iter().flat_map(|b| &b.insts) {

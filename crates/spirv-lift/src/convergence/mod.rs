@@ -1,4 +1,5 @@
-//! Convergence control: where tokens go (`place`). (The linter of LLVM's static rules for
+//! Convergence control: which region owns each block (`regions`, from the CFG
+//! analyses) and where tokens go (`place`). (The linter of LLVM's static rules for
 //! them, over IR text, is `spirv-lift-tools`' `verify`.)
 //!
 //! Token inference follows the seed's procedure and the clang-HLSL convention LLVM's
@@ -10,3 +11,4 @@
 //! an `anchor` in each block holding convergent operations.
 
 pub mod place;
+pub(crate) mod regions;

@@ -58,8 +58,7 @@ pub fn is_convergent_call(m: &Module, inst: &Inst) -> bool {
             ..
         } => {
             let f = m.func(*id);
-            f.attrs.iter().any(|a| a == "convergent")
-                && !f.name.starts_with("llvm.experimental.convergence.")
+            f.is_convergent() && !f.name.starts_with("llvm.experimental.convergence.")
         }
         _ => false,
     }
@@ -160,8 +159,8 @@ pub fn place(m: &mut Module, fid: FuncId, regions: &Regions) {
                 .into(),
         );
     }
-    if !f.attrs.iter().any(|a| a == "convergent") {
-        f.attrs.push("convergent".into());
+    if !f.is_convergent() {
+        f.attrs.push(crate::llvm::FnAttr::Convergent);
     }
     let entry_tok = f.new_local("ctok.entry", token_ty);
     let mut loop_tok: Vec<Option<LocalId>> = vec![None; regions.loops.len()];

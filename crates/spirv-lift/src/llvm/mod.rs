@@ -127,6 +127,41 @@ pub struct LocalInfo {
     pub ty: TypeId,
 }
 
+/// A function attribute.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FnAttr {
+    /// `convergent`: the function (or a call of it) must not be made control-dependent
+    /// on more values; convergence tokens are placed from this.
+    Convergent,
+    /// `nounwind`.
+    NoUnwind,
+    /// `noinline`.
+    NoInline,
+    /// `alwaysinline`.
+    AlwaysInline,
+    /// A string attribute, `"key"="value"`.
+    Str(&'static str, String),
+}
+
+impl std::fmt::Display for FnAttr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FnAttr::Convergent => f.write_str("convergent"),
+            FnAttr::NoUnwind => f.write_str("nounwind"),
+            FnAttr::NoInline => f.write_str("noinline"),
+            FnAttr::AlwaysInline => f.write_str("alwaysinline"),
+            FnAttr::Str(key, value) => write!(f, "\"{key}\"=\"{value}\""),
+        }
+    }
+}
+
+impl Function {
+    /// Whether the function has the `convergent` attribute.
+    pub fn is_convergent(&self) -> bool {
+        self.attrs.contains(&FnAttr::Convergent)
+    }
+}
+
 /// A function definition or declaration.
 #[derive(Clone, Debug, Default)]
 pub struct Function {
@@ -142,8 +177,9 @@ pub struct Function {
     pub vararg: bool,
     /// Calling convention.
     pub cc: CallConv,
-    /// Function attributes, printed inline (e.g. `convergent`, `"hlsl.shader"="compute"`).
-    pub attrs: Vec<String>,
+    /// Function attributes, printed inline in order (e.g. `convergent`,
+    /// `"hlsl.shader"="compute"`).
+    pub attrs: Vec<FnAttr>,
     /// Linkage.
     pub linkage: Linkage,
     /// Attached metadata (`!kind !N`).
@@ -412,7 +448,7 @@ impl Module {
         ret: TypeId,
         params: &[TypeId],
         cc: CallConv,
-        attrs: &[&str],
+        attrs: &[FnAttr],
     ) -> Option<FuncId> {
         if let Some(&id) = self.func_by_name.get(name) {
             let f = &self.functions[id.index()];
@@ -434,7 +470,7 @@ impl Module {
             f.params.push(l);
             f.param_attrs.push(String::new());
         }
-        f.attrs = attrs.iter().map(|s| s.to_string()).collect();
+        f.attrs = attrs.to_vec();
         Some(id)
     }
 

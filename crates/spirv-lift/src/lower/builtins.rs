@@ -6,44 +6,8 @@ use super::SpvTy;
 use super::func::FnCtx;
 use super::mangle::{MTy, mangle};
 use crate::error::Error;
-use crate::llvm::{CallConv, InstKind, Type, TypeId, Value};
+use crate::llvm::{CallConv, FnAttr, InstKind, Type, TypeId, Value};
 use crate::spirv::{Inst, Op, Operand};
-
-/// Whether calls lowered from this opcode are convergent (SPEC §5's list).
-pub fn is_convergent_op(op: Op) -> bool {
-    // By opcode number, computed once from the names (this is asked per instruction).
-    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = Vec::new();
-        for op in crate::spirv::known_ops() {
-            let n = op as usize;
-            if t.len() <= n {
-                t.resize(n + 1, false);
-            }
-            t[n] = convergent_by_name(op);
-        }
-        t
-    });
-    match table.get(op as usize) {
-        Some(&c) => c,
-        None => convergent_by_name(op),
-    }
-}
-
-fn convergent_by_name(op: Op) -> bool {
-    let name = format!("{op:?}");
-    matches!(op, Op::ControlBarrier)
-        || name.starts_with("GroupNonUniform")
-        || (name.starts_with("Group")
-            && !name.starts_with("GroupDecorate")
-            && !name.starts_with("GroupMemberDecorate"))
-        || name.starts_with("Subgroup")
-        || name.starts_with("DPd")
-        || name.starts_with("Fwidth")
-        || (name.starts_with("Image") && name.contains("ImplicitLod"))
-        || op == Op::ImageQueryLod
-        || name.starts_with("CooperativeMatrix")
-}
 
 /// Whether an `llvm.amdgcn.*` intrinsic we emit is convergent (LLVM declares these
 /// `IntrConvergent`; a convergent function's calls to them need convergence tokens).
@@ -104,8 +68,8 @@ impl FnCtx<'_, '_, '_> {
             name.push_str(&type_suffix(&self.cx.m, *t));
         }
         let params: Vec<TypeId> = args.iter().map(|a| self.ll_type_of(*a)).collect();
-        let attrs: &[&str] = if is_convergent_amdgcn_intrinsic(base) {
-            &["convergent"]
+        let attrs: &[FnAttr] = if is_convergent_amdgcn_intrinsic(base) {
+            &[FnAttr::Convergent]
         } else {
             &[]
         };
@@ -213,10 +177,10 @@ impl FnCtx<'_, '_, '_> {
             None => self.cx.m.ty(Type::Void),
         };
         let params: Vec<TypeId> = args.iter().map(|(v, _)| self.ll_type_of(*v)).collect();
-        let attrs: &[&str] = if convergent {
-            &["convergent", "nounwind"]
+        let attrs: &[FnAttr] = if convergent {
+            &[FnAttr::Convergent, FnAttr::NoUnwind]
         } else {
-            &["nounwind"]
+            &[FnAttr::NoUnwind]
         };
         let cc = self.cx.func_cc();
         let mut mangled = mangle(name, &mtys);
@@ -286,7 +250,7 @@ impl FnCtx<'_, '_, '_> {
     /// Lowers an instruction with no LLVM equivalent to a call of `__spirv_<OpName>`:
     /// id operands pass as values, scope/semantics ids and literals as `i32` constants.
     pub fn lower_generic_builtin(&mut self, inst: &Inst) -> Result<(), Error> {
-        let convergent = is_convergent_op(inst.op);
+        let convergent = crate::spirv::opclass::is_convergent(inst.op);
         let mut args = Vec::with_capacity(inst.operands.len());
         for op in inst.operands.iter() {
             let a = match op {

@@ -12,10 +12,10 @@ use crate::spec::Literal;
 use crate::spirv::{Inst, Op, Operand};
 
 impl Ctx<'_> {
-    /// Lowers one module-level instruction (type, constant, variable, …).
-    pub(crate) fn lower_global_inst(&mut self, inst: &Inst) -> Result<(), Error> {
+    /// Lowers a module-level constant, specialization constant, `OpUndef` or
+    /// `OpConstantSampler`.
+    pub(super) fn lower_constant(&mut self, inst: &Inst) -> Result<(), Error> {
         match inst.op {
-            op if crate::spirv::is_type_op(op) => self.lower_type(inst),
             Op::ConstantTrue | Op::ConstantFalse | Op::SpecConstantTrue | Op::SpecConstantFalse => {
                 let t = self.llty(inst.rty()?)?;
                 let v = match self.spec_values.get(inst.rid()?) {
@@ -62,7 +62,6 @@ impl Ctx<'_> {
                 let c = self.fold_spec_op(inst)?;
                 self.def_const(inst, c)
             }
-            Op::Variable => self.lower_global_variable(inst),
             Op::ConstantSampler => {
                 // Materialized as a `__spirv_ConstantSampler` call in each function using it.
                 let mode = |i: usize| -> Result<u32, Error> {
@@ -76,14 +75,6 @@ impl Ctx<'_> {
                 let modes = (mode(0)?, mode(1)?, mode(2)?);
                 self.const_samplers.insert(inst.rid()?, modes);
                 Ok(())
-            }
-            Op::Line | Op::NoLine | Op::Nop => Ok(()),
-            Op::ExtInst => {
-                let set = inst.id(0)?;
-                match self.ext_sets.get(&set) {
-                    Some(super::ExtSet::NonSemantic) => Ok(()),
-                    _ => Err(inst.unsupported_form("module-level OpExtInst of a semantic set")),
-                }
             }
             _ => Err(inst.unsupported()),
         }
@@ -192,13 +183,6 @@ impl Ctx<'_> {
             let id = *ids.get(i).ok_or_else(|| inst.err("missing operand"))?;
             cx.fold_int(inst, id)
         };
-        let sext = |v: u64, w: u32| -> i64 {
-            if w >= 64 {
-                v as i64
-            } else {
-                ((v << (64 - w)) as i64) >> (64 - w)
-            }
-        };
         let result: u64 = match op {
             Op::CompositeExtract => {
                 let mut c = self.const_of(
@@ -236,7 +220,7 @@ impl Ctx<'_> {
                     _ => return Err(inst.unsupported_form("FConvert of a non-float constant")),
                 };
                 let bits = match self.m.type_of_id(t) {
-                    Type::Half => super::ops::f64_to_half_bits(v),
+                    Type::Half => super::builder::f64_to_half_bits(v),
                     Type::Float => u64::from((v as f32).to_bits()),
                     Type::Double => v.to_bits(),
                     _ => return Err(inst.unsupported_form("FConvert to a non-float type")),
@@ -257,50 +241,9 @@ impl Ctx<'_> {
             _ => {
                 let (a, w) = scalar(self, 0)?;
                 let (b, _) = scalar(self, 1)?;
-                let (sa, sb) = (sext(a, w), sext(b, w));
-                let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
-                let (ua, ub) = (a & mask, b & mask);
-                match op {
-                    Op::IAdd => a.wrapping_add(b),
-                    Op::ISub => a.wrapping_sub(b),
-                    Op::IMul => a.wrapping_mul(b),
-                    Op::UDiv => ua.checked_div(ub).unwrap_or(0),
-                    Op::SDiv => sa.checked_div(sb).unwrap_or(0) as u64,
-                    Op::UMod => ua.checked_rem(ub).unwrap_or(0),
-                    Op::SRem => sa.checked_rem(sb).unwrap_or(0) as u64,
-                    Op::SMod => {
-                        let r = sa.checked_rem(sb).unwrap_or(0);
-                        (if r != 0 && (r < 0) != (sb < 0) {
-                            r + sb
-                        } else {
-                            r
-                        }) as u64
-                    }
-                    Op::ShiftLeftLogical => ua.checked_shl(ub as u32).unwrap_or(0),
-                    Op::ShiftRightLogical => ua.checked_shr(ub as u32).unwrap_or(0),
-                    Op::ShiftRightArithmetic => {
-                        sa.checked_shr(ub as u32)
-                            .unwrap_or(if sa < 0 { -1 } else { 0 }) as u64
-                    }
-                    Op::BitwiseAnd | Op::LogicalAnd => a & b,
-                    Op::BitwiseOr | Op::LogicalOr => a | b,
-                    Op::BitwiseXor => a ^ b,
-                    Op::IEqual | Op::LogicalEqual => u64::from(ua == ub),
-                    Op::INotEqual | Op::LogicalNotEqual => u64::from(ua != ub),
-                    Op::ULessThan => u64::from(ua < ub),
-                    Op::ULessThanEqual => u64::from(ua <= ub),
-                    Op::UGreaterThan => u64::from(ua > ub),
-                    Op::UGreaterThanEqual => u64::from(ua >= ub),
-                    Op::SLessThan => u64::from(sa < sb),
-                    Op::SLessThanEqual => u64::from(sa <= sb),
-                    Op::SGreaterThan => u64::from(sa > sb),
-                    Op::SGreaterThanEqual => u64::from(sa >= sb),
-                    _ => {
-                        return Err(inst.unsupported_form(format!(
-                            "OpSpecConstantOp {op:?} cannot be folded"
-                        )));
-                    }
-                }
+                fold_binary(op, a, b, w).ok_or_else(|| {
+                    inst.unsupported_form(format!("OpSpecConstantOp {op:?} cannot be folded"))
+                })?
             }
         };
         match self.m.type_of_id(t) {
@@ -322,5 +265,58 @@ fn half_to_f64(h: u16) -> f64 {
         0x1f if man == 0.0 => f64::INFINITY,
         0x1f => f64::NAN,
         e => (1.0 + man / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+/// Folds an integer or logical binary operation of `OpSpecConstantOp` on `w`-bit operands
+/// (`None`: not one of the operations SPIR-V allows there). Division by zero gives 0.
+fn fold_binary(op: Op, a: u64, b: u64, w: u32) -> Option<u64> {
+    let (sa, sb) = (sext(a, w), sext(b, w));
+    let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let (ua, ub) = (a & mask, b & mask);
+    Some(match op {
+        Op::IAdd => a.wrapping_add(b),
+        Op::ISub => a.wrapping_sub(b),
+        Op::IMul => a.wrapping_mul(b),
+        Op::UDiv => ua.checked_div(ub).unwrap_or(0),
+        Op::SDiv => sa.checked_div(sb).unwrap_or(0) as u64,
+        Op::UMod => ua.checked_rem(ub).unwrap_or(0),
+        Op::SRem => sa.checked_rem(sb).unwrap_or(0) as u64,
+        Op::SMod => {
+            let r = sa.checked_rem(sb).unwrap_or(0);
+            (if r != 0 && (r < 0) != (sb < 0) {
+                r + sb
+            } else {
+                r
+            }) as u64
+        }
+        Op::ShiftLeftLogical => ua.checked_shl(ub as u32).unwrap_or(0),
+        Op::ShiftRightLogical => ua.checked_shr(ub as u32).unwrap_or(0),
+        Op::ShiftRightArithmetic => sa
+            .checked_shr(ub as u32)
+            .unwrap_or(if sa < 0 { -1 } else { 0 }) as u64,
+        Op::BitwiseAnd | Op::LogicalAnd => a & b,
+        Op::BitwiseOr | Op::LogicalOr => a | b,
+        Op::BitwiseXor => a ^ b,
+        Op::IEqual | Op::LogicalEqual => u64::from(ua == ub),
+        Op::INotEqual | Op::LogicalNotEqual => u64::from(ua != ub),
+        Op::ULessThan => u64::from(ua < ub),
+        Op::ULessThanEqual => u64::from(ua <= ub),
+        Op::UGreaterThan => u64::from(ua > ub),
+        Op::UGreaterThanEqual => u64::from(ua >= ub),
+        Op::SLessThan => u64::from(sa < sb),
+        Op::SLessThanEqual => u64::from(sa <= sb),
+        Op::SGreaterThan => u64::from(sa > sb),
+        Op::SGreaterThanEqual => u64::from(sa >= sb),
+        _ => return None,
+    })
+}
+
+/// `v`'s low `w` bits, sign-extended.
+fn sext(v: u64, w: u32) -> i64 {
+    if w >= 64 {
+        v as i64
+    } else {
+        ((v << (64 - w)) as i64) >> (64 - w)
     }
 }

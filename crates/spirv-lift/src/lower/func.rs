@@ -1,4 +1,4 @@
-//! Function bodies: block order, value bookkeeping, dispatch, phis and terminators.
+//! Function bodies: block order, value bookkeeping, phis, terminators and calls.
 //!
 //! Blocks are lowered in reverse post-order of the CFG, so every definition that
 //! dominates a use is lowered before it (SPIR-V blocks may come in any order). `OpPhi`
@@ -7,8 +7,8 @@
 //! the entry are dead and are not emitted.
 
 use super::{Ctx, ValInfo};
-use crate::analysis::{Block as CfgBlock, Cfg};
-use crate::convergence::place::{LoopRegion, Owner, Regions};
+use crate::analysis::{Block as CfgBlock, FunctionAnalyses};
+use crate::convergence::place::Regions;
 use crate::error::Error;
 use crate::llvm::{self, BlockId, Inst as LInst, InstKind, LocalId, TypeId, Value};
 use crate::spirv::{Function, Inst, Op, Operand};
@@ -30,8 +30,6 @@ pub(crate) struct FnCtx<'c, 'a, 'f> {
     phis: Vec<(LocalId, &'f Inst, BlockId, u32, usize)>,
     /// Allocas introduced by the lowering, placed at the top of the entry block.
     pub entry_allocas: Vec<LInst>,
-    /// Tags of the atomic being lowered (set by `atomic_sync`).
-    pub pending_atomic_tags: crate::mmra::TagSet,
     /// The first type error found while emitting the current instruction.
     type_error: Option<String>,
     /// (from label, to label) → number of CFG edges.
@@ -41,55 +39,14 @@ pub(crate) struct FnCtx<'c, 'a, 'f> {
     pub ptr_shapes: HashMap<u32, super::layout::ShapeId>,
 }
 
-/// The successor label ids of a terminator, with multiplicity.
-pub(crate) fn successors(term: &Inst) -> Result<Vec<u32>, Error> {
-    Ok(match term.op {
-        Op::Branch => vec![term.id(0)?],
-        Op::BranchConditional => vec![term.id(1)?, term.id(2)?],
-        Op::Switch => {
-            let mut s = vec![term.id(1)?];
-            for o in &term.operands[2..] {
-                if let Operand::IdRef(l) = o {
-                    s.push(*l);
-                }
-            }
-            s
-        }
-        _ => Vec::new(),
-    })
-}
-
-/// Builds the CFG of a SPIR-V function (blocks indexed in module order).
-pub(crate) fn build_cfg(func: &Function) -> Result<(Cfg, HashMap<u32, u32>), Error> {
-    let index: HashMap<u32, u32> = func
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.id(), i as u32))
-        .collect();
-    let mut succs = Vec::with_capacity(func.blocks.len());
-    for b in &func.blocks {
-        let term = b
-            .terminator()
-            .ok_or_else(|| b.label.invalid("block has no terminator"))?;
-        let mut s = Vec::new();
-        for l in successors(term)? {
-            let i = index
-                .get(&l)
-                .ok_or_else(|| term.invalid(format!("%{l} is not a block of this function")))?;
-            s.push(CfgBlock(*i));
-        }
-        succs.push(s);
-    }
-    let cfg = Cfg::new(&succs).map_err(|e| func.def.invalid(format!("{e:?}")))?;
-    Ok((cfg, index))
-}
-
 /// Lowers one function body into its (already declared) LLVM function.
+/// `analyses` are the function's CFG analyses from the input checks (computed here when
+/// they are missing or do not fit the body).
 pub(crate) fn lower_function(
     cx: &mut Ctx<'_>,
     func: &Function,
-) -> Result<crate::convergence::place::Regions, Error> {
+    analyses: Option<FunctionAnalyses>,
+) -> Result<Regions, Error> {
     let spv_id = func.id();
     let fid = cx
         .funcs
@@ -97,7 +54,11 @@ pub(crate) fn lower_function(
         .copied()
         .flatten()
         .ok_or_else(|| func.def.invalid("function was not declared"))?;
-    let (cfg, _) = build_cfg(func)?;
+    let analyses = match analyses {
+        Some(a) if a.cfg.num_blocks() == func.blocks.len() => a,
+        _ => crate::spirv::cfg::analyses(func)?,
+    };
+    let cfg = &analyses.cfg;
     let mut f = cx.m.take_function(fid);
     let mut blocks = HashMap::new();
     for (i, b) in func.blocks.iter().enumerate() {
@@ -114,7 +75,7 @@ pub(crate) fn lower_function(
     let mut edges = HashMap::new();
     for b in &func.blocks {
         if let Some(t) = b.terminator() {
-            for s in successors(t)? {
+            for s in crate::spirv::cfg::successors(t)? {
                 *edges.entry((b.id(), s)).or_insert(0) += 1;
             }
         }
@@ -127,7 +88,6 @@ pub(crate) fn lower_function(
         cur: BlockId(0),
         cur_label: 0,
         type_error: None,
-        pending_atomic_tags: Default::default(),
         phis: Vec::new(),
         entry_allocas: Vec::new(),
         edges,
@@ -166,145 +126,21 @@ pub(crate) fn lower_function(
     if let Some(entry) = fx.f.blocks.first_mut() {
         entry.insts.splice(0..0, allocas);
     }
-    let regions = regions(func, &cfg, &fx.blocks, fx.f.blocks.len(), fx.cx.kernel);
+    let to_llvm: Vec<Option<BlockId>> = func
+        .blocks
+        .iter()
+        .map(|b| fx.blocks.get(&b.id()).copied())
+        .collect();
+    let regions = crate::convergence::regions::compute(
+        &analyses,
+        &crate::spirv::cfg::merge_infos(func),
+        fx.cx.kernel,
+        &to_llvm,
+        fx.f.blocks.len(),
+    );
     let FnCtx { cx, f, .. } = fx;
     cx.m.put_function(fid, f);
     Ok(regions)
-}
-
-/// Which region owns each block's convergent operations (SPEC §5).
-///
-/// Structured functions (shaders whose every natural loop has an `OpLoopMerge`) use loop
-/// constructs, so break paths belong to their loop; other functions use natural loops.
-/// Blocks in irreducible cycles, or in a natural loop whose header is in one, use anchors.
-fn regions(
-    func: &Function,
-    cfg: &Cfg,
-    labels: &HashMap<u32, BlockId>,
-    nblocks: usize,
-    kernel: bool,
-) -> Regions {
-    use crate::analysis::{
-        ConstructKind, Constructs, DomTree, IrreducibleCycles, Loops, MergeInfo,
-    };
-    let dom = DomTree::compute(cfg);
-    let loops = Loops::compute(cfg, &dom);
-    let cycles = IrreducibleCycles::compute(cfg, &dom);
-    let to_llvm = |b: CfgBlock| {
-        func.blocks
-            .get(b.index())
-            .and_then(|bb| labels.get(&bb.id()).copied())
-    };
-    let index: HashMap<u32, u32> = func
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.id(), i as u32))
-        .collect();
-    let block_of = |label: u32| index.get(&label).map(|i| CfgBlock(*i));
-    // Merge information, per header.
-    let mut infos = Vec::new();
-    let mut loop_headers = HashSet::new();
-    for (i, b) in func.blocks.iter().enumerate() {
-        let header = CfgBlock(i as u32);
-        match b.merge() {
-            Some(m) if m.op == Op::LoopMerge => {
-                if let (Some(merge), Some(cont)) = (
-                    m.id(0).ok().and_then(block_of),
-                    m.id(1).ok().and_then(block_of),
-                ) {
-                    infos.push(MergeInfo::Loop {
-                        header,
-                        merge,
-                        continue_target: cont,
-                    });
-                    loop_headers.insert(header);
-                }
-            }
-            Some(m) => {
-                if let Some(merge) = m.id(0).ok().and_then(block_of) {
-                    let case_targets = match b.terminator() {
-                        Some(t) if t.op == Op::Switch => successors(t)
-                            .unwrap_or_default()
-                            .into_iter()
-                            .filter_map(block_of)
-                            .collect(),
-                        _ => Vec::new(),
-                    };
-                    infos.push(MergeInfo::Selection {
-                        header,
-                        merge,
-                        case_targets,
-                    });
-                }
-            }
-            None => {}
-        }
-    }
-    let structured = !kernel
-        && !loop_headers.is_empty()
-        && cycles.is_empty()
-        && loops
-            .loops()
-            .all(|l| loop_headers.contains(&loops.header(l)));
-    let mut out = Regions {
-        owner: vec![Owner::Entry; nblocks],
-        loops: Vec::new(),
-    };
-    if structured {
-        let constructs = Constructs::compute(cfg, &dom, &infos);
-        let mut key = HashMap::new();
-        for (id, c) in constructs.iter() {
-            if c.kind == ConstructKind::Loop
-                && let Some(h) = to_llvm(c.header)
-            {
-                key.insert(id, out.loops.len() as u32);
-                out.loops.push(LoopRegion {
-                    header: h,
-                    parent: None,
-                });
-            }
-        }
-        for (id, k) in &key {
-            out.loops[*k as usize].parent = constructs
-                .loop_parent(*id)
-                .and_then(|p| key.get(&p).copied());
-        }
-        for i in 0..func.blocks.len() {
-            let b = CfgBlock(i as u32);
-            if let (Some(lb), Some(c)) = (to_llvm(b), constructs.innermost_loop(b))
-                && let Some(k) = key.get(&c)
-            {
-                out.owner[lb.index()] = Owner::Loop(*k);
-            }
-        }
-        return out;
-    }
-    // Natural loops; a loop whose header is in an irreducible cycle (or inside such a loop)
-    // cannot have a heart, so its blocks use anchors.
-    let mut irreducible = vec![false; loops.loops().len()];
-    for l in loops.loops() {
-        let parent_irr = loops.parent(l).is_some_and(|p| irreducible[p.0 as usize]);
-        irreducible[l.0 as usize] = parent_irr || cycles.cycle_of(loops.header(l)).is_some();
-        if let Some(h) = to_llvm(loops.header(l)) {
-            out.loops.push(LoopRegion {
-                header: h,
-                parent: loops.parent(l).map(|p| p.0),
-            });
-        }
-    }
-    for i in 0..func.blocks.len() {
-        let b = CfgBlock(i as u32);
-        let Some(lb) = to_llvm(b) else { continue };
-        let l = loops.loop_of(b);
-        out.owner[lb.index()] =
-            if cycles.cycle_of(b).is_some() || l.is_some_and(|l| irreducible[l.0 as usize]) {
-                Owner::Anchor
-            } else {
-                l.map_or(Owner::Entry, |l| Owner::Loop(l.0))
-            };
-    }
-    out
 }
 
 impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
@@ -429,9 +265,10 @@ impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
             .ok_or_else(|| crate::error::invalid(format!("%{label} is not a reachable block")))
     }
 
-    fn lower_inst(&mut self, inst: &'f Inst) -> Result<(), Error> {
+    /// Lowers `OpPhi` (filled once every block is lowered), a terminator or
+    /// `OpFunctionCall` ([`OpClass::Control`](crate::spirv::opclass::OpClass)).
+    pub(super) fn lower_control(&mut self, inst: &'f Inst) -> Result<(), Error> {
         match inst.op {
-            Op::Nop | Op::Line | Op::NoLine | Op::SelectionMerge | Op::LoopMerge => Ok(()),
             Op::Phi => {
                 let ty = self.cx.llty(inst.rty()?)?;
                 let hint = self.cx.hint(inst.rid()?);
@@ -485,78 +322,8 @@ impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
                 Ok(())
             }
             Op::FunctionCall => self.lower_call(inst),
-            Op::Undef => {
-                let t = self.cx.llty(inst.rty()?)?;
-                let c = self.cx.m.constant(llvm::Const::Undef(t));
-                self.define(inst, Value::Const(c))
-            }
-            Op::CopyObject => {
-                let src = inst.id(0)?;
-                if let Some(s) = self.ptr_shapes.get(&src).copied() {
-                    self.ptr_shapes.insert(inst.rid()?, s);
-                }
-                let v = self.val(src)?;
-                self.define(inst, v)
-            }
-            Op::CopyLogical => {
-                let src = inst.id(0)?;
-                let v = self.val(src)?;
-                let r = self.copy_logical(v, self.vty(src)?, inst.rty()?)?;
-                self.define(inst, r)
-            }
-            // Lifetime markers are optimization hints whose LLVM form differs between
-            // LLVM 19 and 22; dropping them changes no behaviour.
-            Op::LifetimeStart | Op::LifetimeStop => Ok(()),
-            Op::ExtInst => self.lower_ext_inst(inst),
-            _ => self.lower_other(inst),
+            _ => Err(inst.unsupported()),
         }
-    }
-
-    /// Rebuilds a value of one aggregate type as the logically identical other type.
-    fn copy_logical(&mut self, v: Value, from: u32, to: u32) -> Result<Value, Error> {
-        let to_ll = self.cx.llty(to)?;
-        if self.ll_type_of(v) == to_ll {
-            return Ok(v);
-        }
-        let (fm, tm) = match (self.cx.spv_ty(from)?.clone(), self.cx.spv_ty(to)?.clone()) {
-            (super::SpvTy::Struct { members: a }, super::SpvTy::Struct { members: b }) => (a, b),
-            (super::SpvTy::Array { elem: a, len }, super::SpvTy::Array { elem: b, .. }) => {
-                (vec![a; len as usize], vec![b; len as usize])
-            }
-            _ => {
-                return Err(crate::error::invalid(
-                    "OpCopyLogical between types of different shape",
-                ));
-            }
-        };
-        if fm.len() != tm.len() || fm.len() > 1 << 16 {
-            return Err(crate::error::invalid(
-                "OpCopyLogical between types of different shape",
-            ));
-        }
-        let mut out = Value::Const(self.cx.m.constant(llvm::Const::Poison(to_ll)));
-        for (i, (a, b)) in fm.iter().zip(&tm).enumerate() {
-            let at = self.cx.llty(*a)?;
-            let e = self.emit(
-                "t",
-                at,
-                InstKind::ExtractValue {
-                    v,
-                    idx: vec![i as u32],
-                },
-            );
-            let e = self.copy_logical(e, *a, *b)?;
-            out = self.emit(
-                "t",
-                to_ll,
-                InstKind::InsertValue {
-                    v: out,
-                    elt: e,
-                    idx: vec![i as u32],
-                },
-            );
-        }
-        Ok(out)
     }
 
     /// Calls `__spirv_ConstantSampler` at the top of the entry block for each

@@ -11,7 +11,7 @@
 use super::{Ctx, SpvTy, types::addrspace};
 use crate::Target;
 use crate::error::Error;
-use crate::llvm::{CallConv, Global, Linkage, MdOperand, Type, Value};
+use crate::llvm::{CallConv, FnAttr, Global, Linkage, MdOperand, Type, Value};
 use crate::spirv::{Function, Inst, Operand};
 use ::spirv::{
     Decoration, ExecutionMode, ExecutionModel, FunctionControl, FunctionParameterAttribute,
@@ -282,13 +282,13 @@ impl Ctx<'_> {
             .copied()
             .unwrap_or(false)
         {
-            lf.attrs.push("convergent".into());
+            lf.attrs.push(FnAttr::Convergent);
         }
         if let Ok(Operand::FunctionControl(fc)) = f.def.operand(0) {
             if fc.contains(FunctionControl::DONT_INLINE) {
-                lf.attrs.push("noinline".into());
+                lf.attrs.push(FnAttr::NoInline);
             } else if fc.contains(FunctionControl::INLINE) {
-                lf.attrs.push("alwaysinline".into());
+                lf.attrs.push(FnAttr::AlwaysInline);
             }
         }
         for ((pid, pty, ..), l) in param_info.iter().zip(locals) {
@@ -442,9 +442,10 @@ impl Ctx<'_> {
             } else if self.opts.target == Target::Generic {
                 let stage = super::stage_name(ep.model);
                 let f = self.m.func_mut(fid);
-                f.attrs.push(format!("\"hlsl.shader\"=\"{stage}\""));
+                f.attrs.push(FnAttr::Str("hlsl.shader", stage.to_string()));
                 if let Some((x, y, z)) = size {
-                    f.attrs.push(format!("\"hlsl.numthreads\"=\"{x},{y},{z}\""));
+                    f.attrs
+                        .push(FnAttr::Str("hlsl.numthreads", format!("{x},{y},{z}")));
                 }
             }
         }

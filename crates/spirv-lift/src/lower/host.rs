@@ -420,7 +420,7 @@ impl FnCtx<'_, '_, '_> {
                 i64t,
                 &[pty],
                 CallConv::C,
-                &["nounwind"],
+                &[crate::llvm::FnAttr::NoUnwind],
             )
             .ok_or_else(|| {
                 crate::error::invalid("spirv_lift.buffer_size declared with two signatures")
@@ -614,7 +614,7 @@ impl FnCtx<'_, '_, '_> {
                 i32t,
                 &[ptr, i32t, ptr],
                 CallConv::C,
-                &["nounwind"],
+                &[crate::llvm::FnAttr::NoUnwind],
             )
             .ok_or_else(|| inst.invalid("spirv_lift.printf declared with two signatures"))?;
         let n = Value::Const(self.cx.int_const(i32t, rest.len() as u64));

@@ -7,44 +7,37 @@
 //! class) and places its convergence tokens. Bodies are taken (or decoded again) one at a
 //! time and handed to a sink once final, so neither module need be whole in memory.
 
-mod abi;
 mod amdgcn;
+mod arith;
+mod atomics;
+mod barriers;
+mod builder;
 pub(crate) mod builtins;
+mod composite;
 mod consts;
+mod convert;
+mod dispatch;
 pub mod extinst;
-mod extlower;
 mod func;
 mod globals;
 mod handles;
 mod host;
 mod layout;
 pub mod mangle;
+mod matrix;
 mod memory;
-mod ops;
+mod semantics;
 mod tags;
 mod types;
-mod wave;
 
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
+pub use crate::spirv::ExtSet;
 use crate::spirv::{self, Inst, Op, Operand};
 use crate::{Options, Target};
+pub(crate) use builder::f64_to_half_bits;
 use foldhash::{HashMap, HashMapExt, HashSet};
-pub(crate) use ops::f64_to_half_bits;
 pub use types::{SpvTy, named_tags, sync_as_name};
-
-/// What an extended instruction set import refers to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ExtSet {
-    /// `GLSL.std.450`.
-    Glsl,
-    /// `OpenCL.std`.
-    OpenCl,
-    /// `NonSemantic.*`, `OpenCL.DebugInfo.100`, `DebugInfo`: dropped.
-    NonSemantic,
-    /// Anything else.
-    Unknown,
-}
 
 /// A lowered value with its SPIR-V type and owning function (for locals).
 #[derive(Clone, Copy, Debug)]
@@ -73,7 +66,6 @@ pub(crate) struct Ctx<'a> {
     pub types: types::TypeTable,
     pub values: Vec<Option<ValInfo>>,
     pub funcs: Vec<Option<FuncId>>,
-    pub ext_sets: HashMap<u32, ExtSet>,
     pub names: HashMap<u32, String>,
     pub decorations: HashMap<u32, Vec<(spirv_headers::Decoration, Vec<Operand>)>>,
     pub entry_points: Vec<EntryPoint>,
@@ -116,7 +108,7 @@ pub(crate) struct Ctx<'a> {
     /// `OpConstantSampler`s: (addressing mode, normalized, filter mode).
     pub const_samplers: std::collections::BTreeMap<u32, (u32, u32, u32)>,
     /// Descriptor and push-constant variables passed as arguments (amdgcn; `abi.rs`).
-    pub resources: abi::Resources,
+    pub resources: amdgcn::Resources,
     /// Explicit layouts of laid-out types (`layout.rs`).
     pub layouts: layout::Layouts,
     /// Block variables written as resource handles (workarounds; `handles.rs`).
@@ -163,7 +155,7 @@ pub(crate) fn lower_module_into(
     sink: &mut dyn Sink,
 ) -> Result<llvm::Module, Error> {
     let mut source = spv.take_functions();
-    let facts = std::mem::take(&mut spv.facts);
+    let mut facts = std::mem::take(&mut spv.facts);
     let functions = &source.functions;
     // Set specialization constants are found by their SpecId decorations, read here.
     let spec_values = crate::spec::resolve(&spv, &opts.spec_constants)?;
@@ -246,7 +238,8 @@ pub(crate) fn lower_module_into(
     for i in 0..fids.len() {
         let Some(fid) = fids[i] else { continue };
         let f = source.take(i, words)?;
-        let regions = func::lower_function(&mut cx, &f)?;
+        let analyses = facts.analyses.get_mut(i).and_then(Option::take);
+        let regions = func::lower_function(&mut cx, &f, analyses)?;
         drop(f);
         if cx.opts.convergence {
             crate::convergence::place::place(&mut cx.m, fid, &regions);
@@ -291,14 +284,13 @@ impl<'a> Ctx<'a> {
             types: types::TypeTable::new(bound),
             values: vec![None; bound],
             funcs: vec![None; bound],
-            ext_sets: HashMap::new(),
             names: HashMap::new(),
             decorations: HashMap::new(),
             entry_points: Vec::new(),
             exec_modes: HashMap::new(),
             entry_of: HashMap::new(),
             vulkan_mm: false,
-            kernel: false,
+            kernel: spv.module_facts.is_kernel(),
             addressing: spirv_headers::AddressingModel::Logical,
             called: vec![false; bound],
             reserved: Default::default(),
@@ -336,31 +328,13 @@ impl<'a> Ctx<'a> {
         let spv = self.spv;
         for inst in &spv.preamble {
             match inst.op {
-                Op::Capability => match inst.operand(0) {
-                    Ok(Operand::Capability(spirv_headers::Capability::Kernel)) => {
-                        self.kernel = true;
-                    }
-                    Ok(Operand::Capability(
+                Op::Capability => {
+                    if let Ok(Operand::Capability(
                         spirv_headers::Capability::WorkgroupMemoryExplicitLayoutKHR,
-                    )) => {
+                    )) = inst.operand(0)
+                    {
                         self.workgroup_blocks = Some(None);
                     }
-                    _ => {}
-                },
-                Op::ExtInstImport => {
-                    let name = inst.string(0)?;
-                    let set = match name {
-                        "GLSL.std.450" => ExtSet::Glsl,
-                        "OpenCL.std" => ExtSet::OpenCl,
-                        n if n.starts_with("NonSemantic.")
-                            || n.ends_with("DebugInfo.100")
-                            || n == "DebugInfo" =>
-                        {
-                            ExtSet::NonSemantic
-                        }
-                        _ => ExtSet::Unknown,
-                    };
-                    self.ext_sets.insert(inst.rid()?, set);
                 }
                 Op::MemoryModel => {
                     if let Operand::AddressingModel(a) = inst.operand(0)? {
@@ -368,9 +342,6 @@ impl<'a> Ctx<'a> {
                     }
                     if let Operand::MemoryModel(mm) = inst.operand(1)? {
                         self.vulkan_mm = *mm == spirv_headers::MemoryModel::Vulkan;
-                        if *mm == spirv_headers::MemoryModel::OpenCL {
-                            self.kernel = true;
-                        }
                     }
                 }
                 Op::EntryPoint => {

@@ -10,13 +10,16 @@
 //! [`limits`] (so no later pass allocates, prints or recurses without bound).
 
 pub mod asm;
+pub(crate) mod cfg;
 pub mod check;
 mod decode;
-mod dominance;
+mod facts;
 mod inst;
-pub mod limits;
-mod values;
+pub(crate) mod opclass;
 
+pub use check::limits;
+pub use facts::ExtSet;
+pub(crate) use facts::{Facts, ModuleFacts};
 pub use inst::{Inst, Operand};
 
 use crate::error::{Error, ErrorKind, Location};
@@ -96,18 +99,6 @@ impl Function {
     }
 }
 
-/// Facts about the function bodies that lowering needs before it lowers any body,
-/// gathered by the checks (so a body need not be decoded twice for them).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Facts {
-    /// Per function (module order): the ids its `OpFunctionCall`s call, in order.
-    pub calls: Vec<Vec<u32>>,
-    /// Per function: the module-level variables its body uses (sorted, no repeats).
-    pub global_vars: Vec<Vec<u32>>,
-    /// Per function: whether its body has an instruction `is_convergent` says is one.
-    pub convergent_op: Vec<bool>,
-}
-
 /// What is needed to decode a dropped function body again.
 #[derive(Clone, Debug)]
 pub(crate) struct Bodies {
@@ -135,6 +126,8 @@ pub struct Module {
     pub(crate) def_op: Vec<Option<Op>>,
     /// Gathered by the checks.
     pub(crate) facts: Facts,
+    /// Read from the preamble at load.
+    pub(crate) module_facts: ModuleFacts,
     /// Set by a streaming load, whose function bodies are decoded again on demand.
     pub(crate) bodies: Option<Bodies>,
 }
@@ -221,7 +214,8 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     })?;
     structure?;
     let mut module = sections.finish()?;
-    let sets = opencl_sets(&module);
+    module.module_facts = ModuleFacts::read(&module.preamble);
+    let sets: Vec<u32> = module.module_facts.ext_sets_of(ExtSet::OpenCl).collect();
     if streaming {
         module.bodies = Some(Bodies {
             offsets: offsets.iter().map(|&o| o as u32).collect(),
@@ -500,7 +494,8 @@ const SPEC_CONSTANT_OPS: &[Op] = &[
     Op::InBoundsPtrAccessChain,
 ];
 
-/// Every opcode the grammar knows.
+/// Every opcode the grammar knows (the opcode-class tests walk them).
+#[cfg(test)]
 pub fn known_ops() -> impl Iterator<Item = Op> {
     decode::known_ops()
 }
@@ -588,6 +583,7 @@ impl Sections {
                     Vec::new()
                 },
                 facts: Facts::default(),
+                module_facts: ModuleFacts::default(),
                 bodies: None,
             },
             func: None,
@@ -800,16 +796,6 @@ fn fix_ext_inst_literals(opencl_sets: &[u32], f: &mut Function) {
             }
         }
     }
-}
-
-/// The `OpenCL.std` imports of a module.
-fn opencl_sets(module: &Module) -> Vec<u32> {
-    module
-        .preamble
-        .iter()
-        .filter(|i| i.op == Op::ExtInstImport && i.string(0).is_ok_and(|s| s == "OpenCL.std"))
-        .filter_map(|i| i.result_id)
-        .collect()
 }
 
 /// Whether an opcode declares a type (one list for the checks and the lowering).

@@ -9,9 +9,9 @@
 
 use foldhash::{HashMap, HashMapExt, HashSet};
 
-use super::check::header_insts;
-use super::{Function, Inst, Module, Op};
 use crate::error::Error;
+use crate::spirv::check::header_insts;
+use crate::spirv::{Function, Inst, Module, Op};
 
 /// The shape of a value type, as far as conversions care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,7 +195,9 @@ impl ValueChecker {
         let t = ValueTypes::new(module);
         let ext_sets = ext_sets(module);
         let ptr_bits = match module.memory_model_inst().and_then(|m| m.operands.first()) {
-            Some(super::Operand::AddressingModel(::spirv::AddressingModel::Physical32)) => 32,
+            Some(crate::spirv::Operand::AddressingModel(::spirv::AddressingModel::Physical32)) => {
+                32
+            }
             _ => 64,
         };
         for inst in &module.globals {
@@ -292,7 +294,7 @@ fn check_numeric_result(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
         return Ok(());
     }
     for o in &inst.operands {
-        if let super::Operand::IdRef(v) = o
+        if let crate::spirv::Operand::IdRef(v) = o
             && let Some(&vt) = t.type_of.get(v)
             && !is_numeric(t.shape.get(&vt).copied())
         {
@@ -330,7 +332,7 @@ fn check_image_operand(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 /// `FuncParamAttr Zext`/`Sext` apply to integer (or boolean) parameters only (LLVM's
 /// `zeroext` and `signext`).
 fn check_param_attrs(t: &ValueTypes, module: &Module) -> Result<(), Error> {
-    use super::Operand;
+    use crate::spirv::Operand;
     use ::spirv::FunctionParameterAttribute as A;
     for inst in &module.preamble {
         let (
@@ -372,7 +374,7 @@ fn check_copy_memory(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 }
 
 /// A function's result and parameter types are its function type's.
-fn check_signature(t: &ValueTypes, f: &super::Function) -> Result<(), Error> {
+fn check_signature(t: &ValueTypes, f: &crate::spirv::Function) -> Result<(), Error> {
     let fty = f.def.id(1)?;
     let Some((ret, params)) = t.functions.get(&fty) else {
         return Err(f.def.invalid(format!("%{fty} is not a function type")));
@@ -536,7 +538,7 @@ fn check_glsl_kinds(t: &ValueTypes, inst: &Inst, opname: &str) -> Result<(), Err
         })
     };
     let values = inst.operands.iter().skip(2).filter_map(|o| match o {
-        super::Operand::IdRef(v) => t.type_of.get(v).copied(),
+        crate::spirv::Operand::IdRef(v) => t.type_of.get(v).copied(),
         _ => None,
     });
     for ty in inst.result_type.into_iter().chain(values) {
@@ -555,51 +557,29 @@ type ExtTable = &'static rspirv::grammar::InstructionTable<rspirv::grammar::ExtI
 /// The extended instruction sets whose instructions are lowered, by import id.
 fn ext_sets(module: &Module) -> HashMap<u32, (&'static str, ExtTable)> {
     let mut sets = HashMap::new();
-    for inst in &module.preamble {
-        if inst.op != Op::ExtInstImport {
-            continue;
-        }
-        let entry = match inst.string(0) {
-            Ok("GLSL.std.450") => (
+    for &(id, kind) in &module.module_facts.ext_sets {
+        let entry = match kind {
+            crate::spirv::ExtSet::Glsl => (
                 "GLSL.std.450",
                 &rspirv::grammar::GLSL_STD_450_INSTRUCTION_TABLE,
             ),
-            Ok("OpenCL.std") => (
+            crate::spirv::ExtSet::OpenCl => (
                 "OpenCL.std",
                 &rspirv::grammar::OPENCL_STD_100_INSTRUCTION_TABLE,
             ),
-            _ => continue,
+            crate::spirv::ExtSet::NonSemantic
+            | crate::spirv::ExtSet::OtherDebugInfo
+            | crate::spirv::ExtSet::Unknown => {
+                continue;
+            }
         };
-        if let Some(id) = inst.result_id {
-            sets.insert(id, entry);
-        }
+        sets.insert(id, entry);
     }
     sets
 }
 
 fn is_atomic(op: Op) -> bool {
-    matches!(
-        op,
-        Op::AtomicLoad
-            | Op::AtomicStore
-            | Op::AtomicExchange
-            | Op::AtomicCompareExchange
-            | Op::AtomicCompareExchangeWeak
-            | Op::AtomicIIncrement
-            | Op::AtomicIDecrement
-            | Op::AtomicIAdd
-            | Op::AtomicISub
-            | Op::AtomicSMin
-            | Op::AtomicUMin
-            | Op::AtomicSMax
-            | Op::AtomicUMax
-            | Op::AtomicAnd
-            | Op::AtomicOr
-            | Op::AtomicXor
-            | Op::AtomicFAddEXT
-            | Op::AtomicFMinEXT
-            | Op::AtomicFMaxEXT
-    )
+    crate::spirv::opclass::atomic(op).is_some_and(crate::spirv::opclass::Atomic::typed_by_pointee)
 }
 
 /// An atomic's result and value operands have the pointer's pointee type.
@@ -618,7 +598,7 @@ fn check_atomic(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     // Value operands are the plain ids after the pointer (scope and semantics operands
     // are decoded as their own kinds).
     for o in inst.operands.iter().skip(1) {
-        if let super::Operand::IdRef(v) = o
+        if let crate::spirv::Operand::IdRef(v) = o
             && let Some(&vt) = t.type_of.get(v)
             && vt != pointee
         {
@@ -633,7 +613,7 @@ fn check_atomic(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 /// Alignments (`Aligned` memory operands, `Alignment` decorations) are powers of two,
 /// as LLVM's `align` requires.
 fn check_alignment(inst: &Inst) -> Result<(), Error> {
-    use super::Operand;
+    use crate::spirv::Operand;
     for (i, o) in inst.operands.iter().enumerate() {
         let aligned = match o {
             Operand::MemoryAccess(m) => m.contains(::spirv::MemoryAccess::ALIGNED),

@@ -9,59 +9,19 @@
 
 use foldhash::{HashMap, HashMapExt, HashSet};
 
-use super::{Function, Inst, Op, Operand};
-use crate::analysis::{Block, Cfg, DomTree};
+use crate::analysis::{Block, DomTree, FunctionAnalyses};
 use crate::error::Error;
+use crate::spirv::{Function, Inst, Op, Operand};
 
-/// Branch targets of a terminator (merge and continue targets are not edges).
-fn targets(term: &Inst) -> Vec<u32> {
-    match term.op {
-        Op::Branch | Op::BranchConditional | Op::Switch => {
-            let skip = usize::from(term.op != Op::Branch);
-            term.operands
-                .iter()
-                .skip(skip)
-                .filter_map(|o| match o {
-                    Operand::IdRef(id) => Some(*id),
-                    _ => None,
-                })
-                .collect()
-        }
-        _ => Vec::new(),
-    }
-}
-
-pub(super) fn check_function(func: &Function) -> Result<(), Error> {
-    let index: HashMap<u32, u32> = func
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.id(), i as u32))
+/// Checks a function body's SSA dominance, returning the CFG analyses it computed for
+/// the passes after it.
+pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error> {
+    let analyses = crate::spirv::cfg::analyses(func)?;
+    let index = crate::spirv::cfg::block_numbers(func);
+    let (cfg, dom) = (&analyses.cfg, &analyses.dom);
+    let edges: HashSet<(u32, u32)> = (0..cfg.num_blocks() as u32)
+        .flat_map(|from| cfg.succs(Block(from)).iter().map(move |to| (from, to.0)))
         .collect();
-    let mut succs = Vec::with_capacity(func.blocks.len());
-    for b in &func.blocks {
-        let Some(term) = b.terminator() else {
-            succs.push(Vec::new());
-            continue;
-        };
-        let mut s = Vec::new();
-        for t in targets(term) {
-            // Targets were checked to be blocks of this function.
-            let Some(&i) = index.get(&t) else { continue };
-            if i == 0 {
-                return Err(term.invalid(format!("the entry block %{t} cannot be a branch target")));
-            }
-            s.push(Block(i));
-        }
-        succs.push(s);
-    }
-    let edges: HashSet<(u32, u32)> = succs
-        .iter()
-        .enumerate()
-        .flat_map(|(from, s)| s.iter().map(move |to| (from as u32, to.0)))
-        .collect();
-    let cfg = Cfg::new(&succs).map_err(|e| func.def.invalid(e.to_string()))?;
-    let dom = DomTree::compute(&cfg);
     // Where each value of the function is defined: (block, position in the block).
     let mut defs: HashMap<u32, (u32, usize)> = HashMap::new();
     for (bi, b) in func.blocks.iter().enumerate() {
@@ -83,7 +43,7 @@ pub(super) fn check_function(func: &Function) -> Result<(), Error> {
                     defs: &defs,
                     index: &index,
                     edges: &edges,
-                    dom: &dom,
+                    dom,
                 };
                 phi.check(inst)?;
                 continue;
@@ -103,7 +63,7 @@ pub(super) fn check_function(func: &Function) -> Result<(), Error> {
             }
         }
     }
-    Ok(())
+    Ok(analyses)
 }
 
 /// What a phi's check needs to know about its function.

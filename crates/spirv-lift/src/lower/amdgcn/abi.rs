@@ -17,9 +17,9 @@
 //!   per resource it uses directly or through its callees (call-graph fixpoint), in the
 //!   same order; calls pass them on.
 
-use super::Ctx;
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{LocalId, Type, TypeId, Value};
+use crate::lower::Ctx;
 use crate::spirv::Function;
 use ::spirv::{Decoration, StorageClass};
 use std::collections::{BTreeMap, HashMap};
@@ -225,13 +225,13 @@ impl Ctx<'_> {
     }
 
     /// The values of the resource variables in function `func`: its parameters.
-    pub(crate) fn resource_values(&self, func: u32) -> Vec<(u32, super::ValInfo)> {
+    pub(crate) fn resource_values(&self, func: u32) -> Vec<(u32, crate::lower::ValInfo)> {
         let mut out = Vec::new();
         for &(i, l) in self.resources.params.get(&func).map_or(&[][..], |v| v) {
             for &(var, ptr_ty) in &self.resources.list[i].vars {
                 out.push((
                     var,
-                    super::ValInfo {
+                    crate::lower::ValInfo {
                         v: Value::Local(l),
                         spv_ty: ptr_ty,
                         func: Some(func),

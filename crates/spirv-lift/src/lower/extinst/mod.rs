@@ -1,24 +1,26 @@
 //! Extended instructions (GLSL.std.450, OpenCL.std): LLVM intrinsics where LLVM has the
 //! exact operation, short expansions where it is a formula over intrinsics, and
-//! `__spirv_ocl_*` / `__spirv_GLSL_*` builtin calls otherwise (tables in [`super::extinst`]).
+//! `__spirv_ocl_*` / `__spirv_GLSL_*` builtin calls otherwise (tables in [`tables`]).
 
-use super::extinst::{self, Expansion, ExtKind, ExtOp, Signedness};
+pub mod tables;
+
 use super::func::FnCtx;
 use super::mangle::MTy;
 use super::{ExtSet, SpvTy};
 use crate::error::Error;
 use crate::llvm::{BinOp, CastOp, FPred, IPred, InstKind, Type, Value};
 use crate::spirv::Inst;
+use tables::{Expansion, ExtKind, ExtOp, Signedness};
 
 impl FnCtx<'_, '_, '_> {
     /// Lowers an `OpExtInst`.
     pub fn lower_ext_inst(&mut self, inst: &Inst) -> Result<(), Error> {
         let set = inst.id(0)?;
         let number = inst.lit(1)?;
-        let (op, prefix) = match self.cx.ext_sets.get(&set) {
+        let (op, prefix) = match self.cx.spv.module_facts.ext_set(set) {
             Some(ExtSet::NonSemantic) => return Ok(()),
-            Some(ExtSet::Glsl) => (extinst::glsl_std_450(number), extinst::GLSL_PREFIX),
-            Some(ExtSet::OpenCl) => (extinst::opencl_std(number), extinst::OCL_PREFIX),
+            Some(ExtSet::Glsl) => (tables::glsl_std_450(number), tables::GLSL_PREFIX),
+            Some(ExtSet::OpenCl) => (tables::opencl_std(number), tables::OCL_PREFIX),
             _ => {
                 return Err(inst.unsupported_form(format!(
                     "extended instruction set %{set} is not supported"
@@ -151,7 +153,13 @@ impl FnCtx<'_, '_, '_> {
         let fid = self
             .cx
             .m
-            .declare(&mangled, ret, &[fmt_t], cc, &["nounwind"])
+            .declare(
+                &mangled,
+                ret,
+                &[fmt_t],
+                cc,
+                &[crate::llvm::FnAttr::NoUnwind],
+            )
             .ok_or_else(|| inst.invalid("printf declared with two signatures"))?;
         self.cx.m.func_mut(fid).vararg = true;
         let kind = InstKind::Call {
@@ -171,11 +179,57 @@ impl FnCtx<'_, '_, '_> {
         Ok(())
     }
 
+    /// Expands an extended instruction into a short formula over intrinsics.
     fn expand(
         &mut self,
         inst: &Inst,
         e: Expansion,
         ids: &[u32],
+        a: &[Value],
+        t: crate::llvm::TypeId,
+    ) -> Result<Value, Error> {
+        match e {
+            Expansion::FSign
+            | Expansion::SSign
+            | Expansion::Fract
+            | Expansion::Radians
+            | Expansion::Degrees
+            | Expansion::InverseSqrt
+            | Expansion::FClamp
+            | Expansion::UClamp
+            | Expansion::SClamp
+            | Expansion::FMix
+            | Expansion::Mix
+            | Expansion::Step
+            | Expansion::SmoothStep
+            | Expansion::FRem
+            | Expansion::Rotate
+            | Expansion::UAbs => self.expand_elementwise(inst, e, a, t),
+            Expansion::Modf
+            | Expansion::ModfStruct
+            | Expansion::Frexp
+            | Expansion::FrexpStruct
+            | Expansion::Ldexp => self.expand_parts(inst, e, ids, a, t),
+            Expansion::Length
+            | Expansion::Distance
+            | Expansion::Cross
+            | Expansion::Normalize
+            | Expansion::FaceForward
+            | Expansion::Reflect
+            | Expansion::Refract => self.expand_geometric(inst, e, a, t),
+            Expansion::FindILsb | Expansion::FindSMsb | Expansion::FindUMsb => {
+                self.expand_bits(inst, e, a, t)
+            }
+            Expansion::Determinant | Expansion::MatrixInverse => self.expand_matrix(inst, e, a, t),
+        }
+    }
+
+    /// Element-wise formulas: signs, fractions, angle conversions, clamps, mixes, steps,
+    /// `FRem`, `Rotate`.
+    fn expand_elementwise(
+        &mut self,
+        inst: &Inst,
+        e: Expansion,
         a: &[Value],
         t: crate::llvm::TypeId,
     ) -> Result<Value, Error> {
@@ -185,7 +239,6 @@ impl FnCtx<'_, '_, '_> {
                 .ok_or_else(|| inst.err(format!("missing operand {i}")))
         };
         let x = arg(0)?;
-        let xt = self.ll_type_of(x);
         Ok(match e {
             Expansion::FSign => {
                 let z = self.fconst(t, 0.0);
@@ -220,31 +273,6 @@ impl FnCtx<'_, '_, '_> {
                 let s = self.intrinsic("sqrt", &[t], t, vec![x])?;
                 let one = self.fconst(t, 1.0);
                 self.bin(BinOp::FDiv, one, s)
-            }
-            Expansion::Modf | Expansion::ModfStruct => {
-                let w = self.intrinsic("trunc", &[xt], xt, vec![x])?;
-                let ab = self.intrinsic("fabs", &[xt], xt, vec![x])?;
-                let inf = self.fconst(xt, f64::INFINITY);
-                let isinf = self.cmp_f(FPred::Oeq, ab, inf);
-                let d = self.bin(BinOp::FSub, x, w);
-                let z = self.fconst(xt, 0.0);
-                let fr0 = self.select(isinf, z, d);
-                let fr = self.intrinsic("copysign", &[xt], xt, vec![fr0, x])?;
-                if e == Expansion::Modf {
-                    let p = arg(1)?;
-                    self.emit_void(InstKind::Store {
-                        val: w,
-                        ptr: p,
-                        align: None,
-                        volatile: false,
-                        atomic: None,
-                    });
-                    let tags = self.access_tags(p, false);
-                    self.tag_last(&tags);
-                    fr
-                } else {
-                    self.pair(t, fr, w)
-                }
             }
             Expansion::FClamp => {
                 let m = self.intrinsic("maxnum", &[t], t, vec![x, arg(1)?])?;
@@ -298,6 +326,58 @@ impl FnCtx<'_, '_, '_> {
                 let s = self.bin(BinOp::FSub, three, k);
                 self.bin(BinOp::FMul, tt, s)
             }
+            Expansion::FRem => self.bin(BinOp::FRem, x, arg(1)?),
+            Expansion::Rotate => {
+                let s = arg(1)?;
+                self.intrinsic("fshl", &[t], t, vec![x, x, s])?
+            }
+            Expansion::UAbs => x,
+            _ => return Err(inst.err(format!("{e:?} is not expanded here"))),
+        })
+    }
+
+    /// A float taken apart or put together: `Modf`, `Frexp` (with their struct forms), `Ldexp`.
+    fn expand_parts(
+        &mut self,
+        inst: &Inst,
+        e: Expansion,
+        ids: &[u32],
+        a: &[Value],
+        t: crate::llvm::TypeId,
+    ) -> Result<Value, Error> {
+        let arg = |i: usize| {
+            a.get(i)
+                .copied()
+                .ok_or_else(|| inst.err(format!("missing operand {i}")))
+        };
+        let x = arg(0)?;
+        let xt = self.ll_type_of(x);
+        Ok(match e {
+            Expansion::Modf | Expansion::ModfStruct => {
+                let w = self.intrinsic("trunc", &[xt], xt, vec![x])?;
+                let ab = self.intrinsic("fabs", &[xt], xt, vec![x])?;
+                let inf = self.fconst(xt, f64::INFINITY);
+                let isinf = self.cmp_f(FPred::Oeq, ab, inf);
+                let d = self.bin(BinOp::FSub, x, w);
+                let z = self.fconst(xt, 0.0);
+                let fr0 = self.select(isinf, z, d);
+                let fr = self.intrinsic("copysign", &[xt], xt, vec![fr0, x])?;
+                if e == Expansion::Modf {
+                    let p = arg(1)?;
+                    self.emit_void(InstKind::Store {
+                        val: w,
+                        ptr: p,
+                        align: None,
+                        volatile: false,
+                        atomic: None,
+                    });
+                    let tags = self.access_tags(p, false);
+                    self.tag_last(&tags);
+                    fr
+                } else {
+                    self.pair(t, fr, w)
+                }
+            }
             Expansion::Frexp | Expansion::FrexpStruct => {
                 let it = if e == Expansion::Frexp {
                     let p = ids
@@ -331,15 +411,6 @@ impl FnCtx<'_, '_, '_> {
                     self.pair(t, m, ex)
                 }
             }
-            Expansion::Determinant => {
-                let (a, half) = self.matrix_rows(x, inst)?;
-                let d = self.determinant(&a);
-                if half { self.round_to_half(d) } else { d }
-            }
-            Expansion::MatrixInverse => {
-                let (a, half) = self.matrix_rows(x, inst)?;
-                self.matrix_inverse(&a, t, half)?
-            }
             Expansion::Ldexp => {
                 let ex = arg(1)?;
                 let et = self.ll_type_of(ex);
@@ -370,6 +441,26 @@ impl FnCtx<'_, '_, '_> {
                 };
                 self.intrinsic("ldexp", &[t, et], t, vec![x, ex])?
             }
+            _ => return Err(inst.err(format!("{e:?} is not expanded here"))),
+        })
+    }
+
+    /// The geometric instructions: lengths, distances, cross products, normalization,
+    /// face-forward, reflection and refraction.
+    fn expand_geometric(
+        &mut self,
+        inst: &Inst,
+        e: Expansion,
+        a: &[Value],
+        t: crate::llvm::TypeId,
+    ) -> Result<Value, Error> {
+        let arg = |i: usize| {
+            a.get(i)
+                .copied()
+                .ok_or_else(|| inst.err(format!("missing operand {i}")))
+        };
+        let x = arg(0)?;
+        Ok(match e {
             Expansion::Length => self.length(x)?,
             Expansion::Distance => {
                 let d = self.bin(BinOp::FSub, x, arg(1)?);
@@ -451,6 +542,26 @@ impl FnCtx<'_, '_, '_> {
                 let zt = self.fconst(t, 0.0);
                 self.select(neg, zt, r)
             }
+            _ => return Err(inst.err(format!("{e:?} is not expanded here"))),
+        })
+    }
+
+    /// `FindILsb`, `FindSMsb`, `FindUMsb` (−1 where no bit is found).
+    fn expand_bits(
+        &mut self,
+        inst: &Inst,
+        e: Expansion,
+        a: &[Value],
+        t: crate::llvm::TypeId,
+    ) -> Result<Value, Error> {
+        let arg = |i: usize| {
+            a.get(i)
+                .copied()
+                .ok_or_else(|| inst.err(format!("missing operand {i}")))
+        };
+        let x = arg(0)?;
+        let xt = self.ll_type_of(x);
+        Ok(match e {
             Expansion::FindILsb => {
                 let f = self.bool_const(false);
                 let c = self.intrinsic("cttz", &[xt], xt, vec![x, f])?;
@@ -480,12 +591,35 @@ impl FnCtx<'_, '_, '_> {
                 let r = self.bin(BinOp::Sub, wm1, c);
                 self.resize_int(r, t, true)
             }
-            Expansion::FRem => self.bin(BinOp::FRem, x, arg(1)?),
-            Expansion::Rotate => {
-                let s = arg(1)?;
-                self.intrinsic("fshl", &[t], t, vec![x, x, s])?
+            _ => return Err(inst.err(format!("{e:?} is not expanded here"))),
+        })
+    }
+
+    /// `Determinant` and `MatrixInverse` of a square matrix.
+    fn expand_matrix(
+        &mut self,
+        inst: &Inst,
+        e: Expansion,
+        a: &[Value],
+        t: crate::llvm::TypeId,
+    ) -> Result<Value, Error> {
+        let arg = |i: usize| {
+            a.get(i)
+                .copied()
+                .ok_or_else(|| inst.err(format!("missing operand {i}")))
+        };
+        let x = arg(0)?;
+        Ok(match e {
+            Expansion::Determinant => {
+                let (a, half) = self.matrix_rows(x, inst)?;
+                let d = self.determinant(&a);
+                if half { self.round_to_half(d) } else { d }
             }
-            Expansion::UAbs => x,
+            Expansion::MatrixInverse => {
+                let (a, half) = self.matrix_rows(x, inst)?;
+                self.matrix_inverse(&a, t, half)?
+            }
+            _ => return Err(inst.err(format!("{e:?} is not expanded here"))),
         })
     }
 

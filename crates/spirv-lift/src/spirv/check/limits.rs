@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | [`MAX_MODULE_WORDS`] | 2²⁴ (64 MiB) | decoded operands take ~8× the input's bytes |
 //! | [`MAX_INSTRUCTIONS`] | 2²² | one `Inst` plus lowering state per instruction |
-//! | [`super::MAX_ID_BOUND`] | 0x3F_FFFF | dense per-id tables (`spirv-val`'s bound) |
+//! | [`crate::spirv::MAX_ID_BOUND`] | 0x3F_FFFF | dense per-id tables (`spirv-val`'s bound) |
 //! | [`MAX_TYPE_DEPTH`] | 512 | type walks in lowering and printing recurse per level |
 //! | [`MAX_STRUCT_DEPTH`] | 255 | `spirv-val`'s struct nesting limit |
 //! | [`MAX_STRUCT_MEMBERS`] | 16383 | `spirv-val`'s limit |
@@ -27,8 +27,8 @@
 
 use foldhash::HashMap;
 
-use super::{Function, Inst, Module, Op, Operand};
 use crate::error::{Error, ErrorKind};
+use crate::spirv::{Function, Inst, Module, Op, Operand};
 
 /// Largest module accepted, in 32-bit words (64 MiB).
 pub const MAX_MODULE_WORDS: usize = 1 << 24;
@@ -128,7 +128,7 @@ impl LimitChecker {
         let mut g = Globals::default();
         let mut inline: u64 = 0;
         for inst in &module.globals {
-            if super::is_type_op(inst.op) {
+            if crate::spirv::is_type_op(inst.op) {
                 check_type(&mut g, inst)?;
             } else {
                 inline = inline.saturating_add(check_global(&mut g, inst)?);
@@ -271,34 +271,7 @@ fn check_type(g: &mut Globals, inst: &Inst) -> Result<(), Error> {
             sized(inst, elem)?;
             composite(Class::Composite, &[elem], 1, false)
         }
-        Op::TypeStruct => {
-            if inst.operands.len() > MAX_STRUCT_MEMBERS {
-                return Err(limit(
-                    inst,
-                    format!(
-                        "struct has {} members, more than the limit of {MAX_STRUCT_MEMBERS}",
-                        inst.operands.len()
-                    ),
-                ));
-            }
-            let mut parts = Vec::with_capacity(inst.operands.len());
-            for i in 0..inst.operands.len() {
-                let m = g.ty(inst, i, "member type")?;
-                sized(inst, m)?;
-                parts.push(m);
-            }
-            let f = composite(Class::Composite, &parts, 1, true);
-            if f.struct_depth > MAX_STRUCT_DEPTH {
-                return Err(limit(
-                    inst,
-                    format!(
-                        "struct nesting depth {} exceeds the limit of {MAX_STRUCT_DEPTH}",
-                        f.struct_depth
-                    ),
-                ));
-            }
-            f
-        }
+        Op::TypeStruct => struct_facts(g, inst)?,
         Op::TypePointer => {
             let pointee = g.ty(inst, 1, "pointee type")?;
             TypeFacts {
@@ -315,35 +288,7 @@ fn check_type(g: &mut Globals, inst: &Inst) -> Result<(), Error> {
             g.types.entry(id).or_insert(leaf(Class::Pointer));
             return Ok(());
         }
-        Op::TypeFunction => {
-            let params = inst.operands.len().saturating_sub(1);
-            if params > MAX_FUNCTION_PARAMS {
-                return Err(limit(
-                    inst,
-                    format!(
-                        "function type has {params} parameters, more than the limit of \
-                         {MAX_FUNCTION_PARAMS}"
-                    ),
-                ));
-            }
-            let mut depth = 1;
-            for i in 0..inst.operands.len() {
-                let t = g.ty(
-                    inst,
-                    i,
-                    if i == 0 {
-                        "return type"
-                    } else {
-                        "parameter type"
-                    },
-                )?;
-                depth = depth.max(t.depth + 1);
-            }
-            TypeFacts {
-                depth,
-                ..leaf(Class::Function)
-            }
-        }
+        Op::TypeFunction => function_facts(g, inst)?,
         Op::TypeImage => {
             let sampled = g.ty(inst, 0, "sampled type")?;
             TypeFacts {
@@ -373,6 +318,67 @@ fn check_type(g: &mut Globals, inst: &Inst) -> Result<(), Error> {
     // A forward-declared pointer is defined again by its OpTypePointer.
     g.types.insert(id, facts);
     Ok(())
+}
+
+/// The facts of an `OpTypeStruct`, within the member-count and nesting limits.
+fn struct_facts(g: &mut Globals, inst: &Inst) -> Result<TypeFacts, Error> {
+    if inst.operands.len() > MAX_STRUCT_MEMBERS {
+        return Err(limit(
+            inst,
+            format!(
+                "struct has {} members, more than the limit of {MAX_STRUCT_MEMBERS}",
+                inst.operands.len()
+            ),
+        ));
+    }
+    let mut parts = Vec::with_capacity(inst.operands.len());
+    for i in 0..inst.operands.len() {
+        let m = g.ty(inst, i, "member type")?;
+        sized(inst, m)?;
+        parts.push(m);
+    }
+    let f = composite(Class::Composite, &parts, 1, true);
+    if f.struct_depth > MAX_STRUCT_DEPTH {
+        return Err(limit(
+            inst,
+            format!(
+                "struct nesting depth {} exceeds the limit of {MAX_STRUCT_DEPTH}",
+                f.struct_depth
+            ),
+        ));
+    }
+    Ok(f)
+}
+
+/// The facts of an `OpTypeFunction`, within the parameter-count limit.
+fn function_facts(g: &mut Globals, inst: &Inst) -> Result<TypeFacts, Error> {
+    let params = inst.operands.len().saturating_sub(1);
+    if params > MAX_FUNCTION_PARAMS {
+        return Err(limit(
+            inst,
+            format!(
+                "function type has {params} parameters, more than the limit of \
+                 {MAX_FUNCTION_PARAMS}"
+            ),
+        ));
+    }
+    let mut depth = 1;
+    for i in 0..inst.operands.len() {
+        let t = g.ty(
+            inst,
+            i,
+            if i == 0 {
+                "return type"
+            } else {
+                "parameter type"
+            },
+        )?;
+        depth = depth.max(t.depth + 1);
+    }
+    Ok(TypeFacts {
+        depth,
+        ..leaf(Class::Function)
+    })
 }
 
 /// Members and elements must be types with a size.

@@ -6,11 +6,15 @@
 //! the same function; every scope and memory-semantics operand is the id of a constant;
 //! `values` (operand and result types of loads, stores, atomics, conversions,
 //! arithmetic, calls, images, extended instructions, constant composites; alignments),
-//! [`super::limits`] (types defined before use, so no cycles; the resource limits; no
+//! [`limits`] (types defined before use, so no cycles; the resource limits; no
 //! recursion in shaders) and `dominance` (SSA dominance, no branch to the entry block).
 //! The module-level instructions are checked first, then each function body in module
 //! order (all of the checks on one body before the next body, so a streaming load needs
 //! only one body in memory), then the call graph.
+
+mod dominance;
+pub mod limits;
+mod values;
 
 use super::{Facts, Function, Inst, Module, Op};
 use crate::error::{Error, ErrorKind};
@@ -24,24 +28,15 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
     let def_op = &module.def_op;
     // Kernels may pass scopes and semantics as runtime values (spirv-val accepts it);
     // shaders must use constants.
-    let kernel = module.preamble.iter().any(|i| {
-        i.op == Op::Capability
-            && matches!(
-                i.operands.first(),
-                Some(super::Operand::Capability(::spirv::Capability::Kernel))
-            )
-    });
+    let kernel = module.module_facts.kernel_capability;
     // Debug-information and non-semantic instructions are dropped; their operands are not
     // all ids, and are not checked.
     let dropped_sets: Vec<u32> = module
-        .preamble
+        .module_facts
+        .ext_sets
         .iter()
-        .filter(|i| i.op == Op::ExtInstImport)
-        .filter(|i| {
-            i.string(0)
-                .is_ok_and(|n| n.starts_with("NonSemantic.") || n.contains("DebugInfo"))
-        })
-        .filter_map(|i| i.result_id)
+        .filter(|(_, kind)| kind.unchecked())
+        .map(|(id, _)| *id)
         .collect();
     let uses = Uses {
         def_op,
@@ -49,8 +44,8 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         dropped_sets: &dropped_sets,
     };
     header_insts(module).try_for_each(|i| uses.check(i, &mut |_| {}))?;
-    let mut values = super::values::ValueChecker::new(module)?;
-    let mut limits = super::limits::LimitChecker::new(module)?;
+    let mut values = values::ValueChecker::new(module)?;
+    let mut limits = limits::LimitChecker::new(module)?;
     let global_var: Vec<bool> = {
         let mut v = vec![false; def_op.len()];
         for inst in module.globals.iter().filter(|i| i.op == Op::Variable) {
@@ -65,6 +60,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         calls: vec![Vec::new(); n],
         global_vars: vec![Vec::new(); n],
         convergent_op: vec![false; n],
+        analyses: vec![None; n],
     };
     for i in 0..n {
         let func: Cow<Function> = if module.bodies.is_some() && module.functions[i].has_body() {
@@ -91,7 +87,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
                 {
                     facts.calls[i].push(callee);
                 }
-                if crate::lower::builtins::is_convergent_op(inst.op) {
+                if super::opclass::is_convergent(inst.op) {
                     facts.convergent_op[i] = true;
                 }
             }
@@ -102,7 +98,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         check_function(&func)?;
         values.function(&func)?;
         limits.function(i, &func)?;
-        super::dominance::check_function(&func)?;
+        facts.analyses[i] = Some(dominance::check_function(&func)?);
     }
     limits.finish(module)?;
     Ok(facts)

@@ -23,10 +23,10 @@
 //! element (LLVM 22 crashes on `readfirstlane.i64` for gfx1100). These intrinsics are
 //! convergent, so they get convergence tokens like every convergent call.
 
-use super::func::FnCtx;
 use crate::Target;
 use crate::error::Error;
 use crate::llvm::{BinOp, CastOp, Const, IPred, InstKind, Type, TypeId, Value};
+use crate::lower::func::FnCtx;
 use crate::spirv::{Inst, Op, Operand};
 use ::spirv::Scope;
 

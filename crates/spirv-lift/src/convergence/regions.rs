@@ -1,0 +1,97 @@
+//! Which region owns each block's convergent operations (SPEC §5), computed from a
+//! function's CFG analyses; [`place`](super::place) then puts the tokens.
+//!
+//! Structured functions (shaders whose every natural loop has an `OpLoopMerge`) use loop
+//! constructs, so break paths belong to their loop; other functions use natural loops.
+//! Blocks in irreducible cycles, or in a natural loop whose header is in one, use anchors.
+
+use super::place::{LoopRegion, Owner, Regions};
+use crate::analysis::{Block, ConstructKind, Constructs, FunctionAnalyses, MergeInfo};
+use crate::llvm::BlockId;
+use foldhash::{HashMap, HashMapExt, HashSet};
+
+/// The regions of one function. `merges` is the merge information of its headers;
+/// `kernel` says it comes from an OpenCL module (never structured); `blocks` gives the
+/// LLVM block of each CFG block (`None` when it was not emitted), and `nblocks` the
+/// number of LLVM blocks.
+pub fn compute(
+    a: &FunctionAnalyses,
+    merges: &[MergeInfo],
+    kernel: bool,
+    blocks: &[Option<BlockId>],
+    nblocks: usize,
+) -> Regions {
+    let to_llvm = |b: Block| blocks.get(b.index()).copied().flatten();
+    let loop_headers: HashSet<Block> = merges
+        .iter()
+        .filter_map(|m| match m {
+            MergeInfo::Loop { header, .. } => Some(*header),
+            MergeInfo::Selection { .. } => None,
+        })
+        .collect();
+    let (loops, cycles) = (a.loops(), a.cycles());
+    let structured = !kernel
+        && !loop_headers.is_empty()
+        && cycles.is_empty()
+        && loops
+            .loops()
+            .all(|l| loop_headers.contains(&loops.header(l)));
+    let mut out = Regions {
+        owner: vec![Owner::Entry; nblocks],
+        loops: Vec::new(),
+    };
+    if structured {
+        let constructs = Constructs::compute(&a.cfg, &a.dom, merges);
+        let mut key = HashMap::new();
+        for (id, c) in constructs.iter() {
+            if c.kind == ConstructKind::Loop
+                && let Some(h) = to_llvm(c.header)
+            {
+                key.insert(id, out.loops.len() as u32);
+                out.loops.push(LoopRegion {
+                    header: h,
+                    parent: None,
+                });
+            }
+        }
+        for (id, k) in &key {
+            out.loops[*k as usize].parent = constructs
+                .loop_parent(*id)
+                .and_then(|p| key.get(&p).copied());
+        }
+        for i in 0..blocks.len() {
+            let b = Block(i as u32);
+            if let (Some(lb), Some(c)) = (to_llvm(b), constructs.innermost_loop(b))
+                && let Some(k) = key.get(&c)
+            {
+                out.owner[lb.index()] = Owner::Loop(*k);
+            }
+        }
+        return out;
+    }
+    // Natural loops; a loop whose header is in an irreducible cycle (or inside such a loop)
+    // cannot have a heart, so its blocks use anchors.
+    let mut irreducible = vec![false; loops.loops().len()];
+    for l in loops.loops() {
+        let parent_irr = loops.parent(l).is_some_and(|p| irreducible[p.0 as usize]);
+        irreducible[l.0 as usize] = parent_irr || cycles.cycle_of(loops.header(l)).is_some();
+        if let Some(h) = to_llvm(loops.header(l)) {
+            out.loops.push(LoopRegion {
+                header: h,
+                parent: loops.parent(l).map(|p| p.0),
+            });
+        }
+    }
+    for i in 0..blocks.len() {
+        let b = Block(i as u32);
+        let Some(lb) = to_llvm(b) else { continue };
+        let l = loops.loop_of(b);
+        out.owner[lb.index()] =
+            if cycles.cycle_of(b).is_some() || l.is_some_and(|l| irreducible[l.0 as usize]) {
+                Owner::Anchor
+            } else {
+                l.map_or(Owner::Entry, |l| Owner::Loop(l.0))
+            };
+    }
+    out
+}

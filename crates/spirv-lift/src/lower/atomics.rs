@@ -1,0 +1,251 @@
+//! Atomics (SPEC §4.1): `load atomic` / `store atomic` (orderings clamped where LLVM
+//! requires it), `atomicrmw`, `cmpxchg`, the flag instructions; each tagged with its
+//! semantics' `sync-as` tags (or a relaxed atomic's `vulkan:nonprivate`). With
+//! `--spirv-backend-workarounds`, atomic loads, stores and flag clears are builtin calls.
+
+use super::func::FnCtx;
+use super::semantics::{ordering, sync_scope};
+use crate::error::Error;
+use crate::llvm::{InstKind, Ordering, RmwOp, SyncScope, Type, Value};
+use crate::mmra::TagSet;
+use crate::spirv::Inst;
+use crate::spirv::opclass::{Atomic, Rmw};
+
+impl FnCtx<'_, '_, '_> {
+    /// Lowers an atomic instruction ([`OpClass::Atomic`](crate::spirv::opclass::OpClass)).
+    pub(super) fn lower_atomic(&mut self, inst: &Inst, kind: Atomic) -> Result<(), Error> {
+        match kind {
+            Atomic::Load | Atomic::Store | Atomic::FlagClear if self.cx.backend_workarounds() => {
+                // LLVM 22's SPIR-V backend drops the atomicity of `load/store atomic`; its
+                // builtin forms keep scope and semantics exactly.
+                let (_, _, tags) = self.atomic_sync(inst, 1)?;
+                self.lower_generic_builtin(inst)?;
+                self.tag_last(&tags);
+                Ok(())
+            }
+            Atomic::Load => self.atomic_load(inst),
+            Atomic::Store => self.atomic_store(inst),
+            Atomic::Rmw(rmw) => self.atomic_rmw(inst, rmw),
+            Atomic::CompareExchange => self.atomic_compare_exchange(inst),
+            Atomic::FlagTestAndSet => self.atomic_flag_test_and_set(inst),
+            Atomic::FlagClear => self.atomic_flag_clear(inst),
+        }
+    }
+
+    /// `OpAtomicLoad`: `load atomic`; a release ordering is clamped away.
+    fn atomic_load(&mut self, inst: &Inst) -> Result<(), Error> {
+        let (scope, ord, mut tags) = self.atomic_sync(inst, 1)?;
+        let ord = match ord {
+            Ordering::AcqRel => Ordering::Acquire,
+            Ordering::Release => Ordering::Monotonic,
+            o => o,
+        };
+        if ord == Ordering::Monotonic {
+            // Clamped to relaxed: it orders nothing, so it gets a relaxed atomic's tags.
+            tags = self.atomic_tags(Ordering::Monotonic, 0);
+        }
+        let ty = self.cx.llty(inst.rty()?)?;
+        let ptr = self.val(inst.id(0)?)?;
+        let align = Some(self.natural_align(ty));
+        self.emit_result(
+            inst,
+            InstKind::Load {
+                ty,
+                ptr,
+                align,
+                volatile: false,
+                atomic: Some((ord, scope)),
+            },
+        )?;
+        self.tag_last(&tags);
+        Ok(())
+    }
+
+    /// `OpAtomicStore`: `store atomic`; an acquire ordering is clamped away.
+    fn atomic_store(&mut self, inst: &Inst) -> Result<(), Error> {
+        let (scope, ord, mut tags) = self.atomic_sync(inst, 1)?;
+        let ord = match ord {
+            Ordering::AcqRel => Ordering::Release,
+            Ordering::Acquire => Ordering::Monotonic,
+            o => o,
+        };
+        if ord == Ordering::Monotonic {
+            // Clamped to relaxed: it orders nothing, so it gets a relaxed atomic's tags.
+            tags = self.atomic_tags(Ordering::Monotonic, 0);
+        }
+        let (ptr, val) = (self.val(inst.id(0)?)?, self.val(inst.id(3)?)?);
+        let align = Some(self.natural_align(self.ll_type_of(val)));
+        self.emit_void(InstKind::Store {
+            val,
+            ptr,
+            align,
+            volatile: false,
+            atomic: Some((ord, scope)),
+        });
+        self.tag_last(&tags);
+        Ok(())
+    }
+
+    /// `OpAtomicCompareExchange[Weak]`: `cmpxchg` (strong), its first member the result; the
+    /// failure ordering is the Unequal semantics', clamped.
+    fn atomic_compare_exchange(&mut self, inst: &Inst) -> Result<(), Error> {
+        let (scope, success, equal_tags) = self.atomic_sync(inst, 1)?;
+        let unequal = self.semantics_operand(inst, 3)?;
+        let unequal_ord = ordering(unequal).unwrap_or(Ordering::Monotonic);
+        let unequal_tags = self.atomic_tags(unequal_ord, unequal);
+        let tags = TagSet::from_tags(equal_tags.iter().chain(unequal_tags.iter()).cloned());
+        let failure = match ordering(unequal).unwrap_or(Ordering::Monotonic) {
+            Ordering::Release => Ordering::Monotonic,
+            Ordering::AcqRel => Ordering::Acquire,
+            o => o,
+        };
+        let ptr = self.val(inst.id(0)?)?;
+        let (new, cmp) = (self.val(inst.id(4)?)?, self.val(inst.id(5)?)?);
+        let ty = self.cx.llty(inst.rty()?)?;
+        let align = self.natural_align(ty);
+        let i1 = self.cx.m.ty(Type::Int(1));
+        let pair = self.cx.m.ty(Type::Struct(vec![ty, i1]));
+        let r = self.emit(
+            "cx",
+            pair,
+            InstKind::CmpXchg {
+                ptr,
+                cmp,
+                new,
+                success,
+                failure,
+                scope,
+                weak: false,
+                align,
+                volatile: false,
+            },
+        );
+        self.tag_last(&tags);
+        self.emit_result(inst, InstKind::ExtractValue { v: r, idx: vec![0] })?;
+        Ok(())
+    }
+
+    /// `OpAtomicFlagTestAndSet`: an exchange of 1 into the `i32` flag, compared with 0.
+    fn atomic_flag_test_and_set(&mut self, inst: &Inst) -> Result<(), Error> {
+        let (scope, ord, tags) = self.atomic_sync(inst, 1)?;
+        let ptr = self.val(inst.id(0)?)?;
+        let i32t = self.cx.m.ty(Type::Int(32));
+        let one = self.cx.i32_val(1);
+        let old = self.emit(
+            "t",
+            i32t,
+            InstKind::AtomicRmw {
+                op: RmwOp::Xchg,
+                ptr,
+                val: one,
+                ord,
+                scope,
+                align: 4,
+                volatile: false,
+            },
+        );
+        self.tag_last(&tags);
+        let zero = self.cx.i32_val(0);
+        self.emit_result(
+            inst,
+            InstKind::ICmp {
+                pred: crate::llvm::IPred::Ne,
+                a: old,
+                b: zero,
+            },
+        )?;
+        Ok(())
+    }
+
+    /// `OpAtomicFlagClear`: a `store atomic` of 0 into the `i32` flag.
+    fn atomic_flag_clear(&mut self, inst: &Inst) -> Result<(), Error> {
+        let (scope, ord, mut tags) = self.atomic_sync(inst, 1)?;
+        let ord = match ord {
+            Ordering::AcqRel => Ordering::Release,
+            Ordering::Acquire => Ordering::Monotonic,
+            o => o,
+        };
+        if ord == Ordering::Monotonic {
+            // Clamped to relaxed: it orders nothing, so it gets a relaxed atomic's tags.
+            tags = self.atomic_tags(Ordering::Monotonic, 0);
+        }
+        let ptr = self.val(inst.id(0)?)?;
+        let zero = self.cx.i32_val(0);
+        self.emit_void(InstKind::Store {
+            val: zero,
+            ptr,
+            align: Some(4),
+            volatile: false,
+            atomic: Some((ord, scope)),
+        });
+        self.tag_last(&tags);
+        Ok(())
+    }
+
+    /// A read-modify-write: `atomicrmw` (increments and decrements add or subtract 1).
+    fn atomic_rmw(&mut self, inst: &Inst, rmw: Rmw) -> Result<(), Error> {
+        let (scope, ord, tags) = self.atomic_sync(inst, 1)?;
+        let ptr = self.val(inst.id(0)?)?;
+        let ty = self.cx.llty(inst.rty()?)?;
+        let (op, val) = match rmw {
+            Rmw::IIncrement => (RmwOp::Add, Value::Const(self.cx.int_const(ty, 1))),
+            Rmw::IDecrement => (RmwOp::Sub, Value::Const(self.cx.int_const(ty, 1))),
+            Rmw::Exchange => (RmwOp::Xchg, self.val(inst.id(3)?)?),
+            Rmw::IAdd => (RmwOp::Add, self.val(inst.id(3)?)?),
+            Rmw::ISub => (RmwOp::Sub, self.val(inst.id(3)?)?),
+            Rmw::SMin => (RmwOp::Min, self.val(inst.id(3)?)?),
+            Rmw::UMin => (RmwOp::UMin, self.val(inst.id(3)?)?),
+            Rmw::SMax => (RmwOp::Max, self.val(inst.id(3)?)?),
+            Rmw::UMax => (RmwOp::UMax, self.val(inst.id(3)?)?),
+            Rmw::And => (RmwOp::And, self.val(inst.id(3)?)?),
+            Rmw::Or => (RmwOp::Or, self.val(inst.id(3)?)?),
+            Rmw::Xor => (RmwOp::Xor, self.val(inst.id(3)?)?),
+            Rmw::FAdd => (RmwOp::FAdd, self.val(inst.id(3)?)?),
+            Rmw::FMin => (RmwOp::FMin, self.val(inst.id(3)?)?),
+            Rmw::FMax => (RmwOp::FMax, self.val(inst.id(3)?)?),
+        };
+        let align = self.natural_align(ty);
+        self.emit_result(
+            inst,
+            InstKind::AtomicRmw {
+                op,
+                ptr,
+                val,
+                ord,
+                scope,
+                align,
+                volatile: false,
+            },
+        )?;
+        self.tag_last(&tags);
+        Ok(())
+    }
+
+    /// Scope and ordering of an atomic (scope at `i`, semantics at `i + 1`); also
+    /// the atomic's tags, which go on the instruction it becomes.
+    fn atomic_sync(
+        &mut self,
+        inst: &Inst,
+        i: usize,
+    ) -> Result<(SyncScope, Ordering, TagSet), Error> {
+        let (scope, widened) = self.scope_operand(inst, i)?;
+        let sem = self.semantics_operand(inst, i + 1)?;
+        let ord = if widened {
+            Ordering::SeqCst
+        } else {
+            ordering(sem).unwrap_or(Ordering::Monotonic)
+        };
+        let tags = self.atomic_tags(ord, sem);
+        Ok((sync_scope(scope, self.cx.opts.target), ord, tags))
+    }
+
+    /// Tags of an atomic: `vulkan:nonprivate` (Vulkan memory model), plus the semantics'
+    /// `sync-as` tags when it is ordered.
+    fn atomic_tags(&self, ord: Ordering, sem: u32) -> TagSet {
+        if ord == Ordering::Monotonic {
+            TagSet::from_tags(self.cx.vulkan_tag(true))
+        } else {
+            self.cx.sync_tags(sem, false)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Barriers (SPEC §4.2): `OpMemoryBarrier` is one fence; `OpControlBarrier` is a release
+//! fence, the execution barrier (`__spirv_ControlBarrier`, or on amdgcn
+//! `llvm.amdgcn.s.barrier` / `wave.barrier`), then an acquire fence. Fences carry their
+//! semantics' `sync-as` tags.
+
+use super::func::FnCtx;
+use super::semantics::{ordering, sync_scope};
+use crate::Target;
+use crate::error::Error;
+use crate::llvm::{InstKind, Ordering, SyncScope, Type};
+use crate::spirv::{Inst, Op};
+use ::spirv::Scope;
+
+impl FnCtx<'_, '_, '_> {
+    /// Lowers a barrier ([`OpClass::Barrier`](crate::spirv::opclass::OpClass)).
+    pub(super) fn lower_barrier(&mut self, inst: &Inst) -> Result<(), Error> {
+        match inst.op {
+            Op::MemoryBarrier => self.memory_barrier(inst),
+            Op::ControlBarrier => self.control_barrier(inst),
+            _ => Err(inst.unsupported()),
+        }
+    }
+
+    /// `OpMemoryBarrier`: one fence, none when the semantics order nothing.
+    fn memory_barrier(&mut self, inst: &Inst) -> Result<(), Error> {
+        let (scope, widened) = self.scope_operand(inst, 0)?;
+        let sem = self.semantics_operand(inst, 1)?;
+        let ord = if widened {
+            Some(Ordering::SeqCst)
+        } else {
+            ordering(sem)
+        };
+        if let Some(ord) = ord {
+            let scope = sync_scope(scope, self.cx.opts.target);
+            self.fence(ord, scope, sem);
+        }
+        Ok(())
+    }
+
+    /// Emits a fence with the tags of its semantics.
+    fn fence(&mut self, ord: Ordering, scope: SyncScope, sem: u32) {
+        self.emit_void(InstKind::Fence { ord, scope });
+        let tags = self.cx.sync_tags(sem, true);
+        self.tag_last(&tags);
+    }
+
+    fn control_barrier(&mut self, inst: &Inst) -> Result<(), Error> {
+        let (exec, _) = self.scope_operand(inst, 0)?;
+        let (mem, widened) = self.scope_operand(inst, 1)?;
+        let sem = self.semantics_operand(inst, 2)?;
+        let ord = if widened {
+            Some(Ordering::SeqCst)
+        } else {
+            ordering(sem)
+        };
+        let scope = sync_scope(mem, self.cx.opts.target);
+        let releases = matches!(
+            ord,
+            Some(Ordering::Release | Ordering::AcqRel | Ordering::SeqCst)
+        );
+        let acquires = matches!(
+            ord,
+            Some(Ordering::Acquire | Ordering::AcqRel | Ordering::SeqCst)
+        );
+        if releases {
+            self.fence(Ordering::Release, scope.clone(), sem);
+        }
+        match self.cx.opts.target {
+            Target::Generic | Target::Host => {
+                let args = [
+                    self.i32_arg(u64::from(exec)),
+                    self.i32_arg(u64::from(mem)),
+                    self.i32_arg(0),
+                ];
+                self.call_builtin(inst, "__spirv_ControlBarrier", &args, None, true)?;
+            }
+            Target::Amdgcn => {
+                let void = self.cx.m.ty(Type::Void);
+                let name = if exec == Scope::Subgroup as u32 {
+                    "amdgcn.wave.barrier"
+                } else {
+                    "amdgcn.s.barrier"
+                };
+                self.intrinsic(name, &[], void, Vec::new())?;
+            }
+        }
+        if acquires {
+            self.fence(Ordering::Acquire, scope, sem);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,186 @@
+//! Vector and matrix products and `OpTranspose`. A matrix value is an LLVM array of its
+//! column vectors; products are built column by column from lanes, splats and sums.
+
+use super::SpvTy;
+use super::func::FnCtx;
+use crate::error::Error;
+use crate::llvm::{BinOp, Const, InstKind, TypeId, Value};
+use crate::spirv::{Inst, Op};
+
+impl FnCtx<'_, '_, '_> {
+    /// Lowers a vector or matrix product or `OpTranspose`
+    /// ([`OpClass::Matrix`](crate::spirv::opclass::OpClass)).
+    pub(super) fn lower_matrix(&mut self, inst: &Inst) -> Result<(), Error> {
+        let Some(rty) = inst.result_type else {
+            return Err(inst.unsupported());
+        };
+        let t = self.cx.llty(rty)?;
+        match inst.op {
+            Op::VectorTimesScalar => {
+                let (v, s) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
+                let sv = self.splat(t, s);
+                self.emit_result(
+                    inst,
+                    InstKind::Bin {
+                        op: BinOp::FMul,
+                        flags: "",
+                        a: v,
+                        b: sv,
+                    },
+                )?;
+            }
+            Op::Dot => {
+                let (a, b) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
+                let r = self.dot(a, b);
+                self.define(inst, r)?;
+            }
+            Op::MatrixTimesScalar
+            | Op::MatrixTimesVector
+            | Op::VectorTimesMatrix
+            | Op::MatrixTimesMatrix
+            | Op::OuterProduct => self.matrix_op(inst, t)?,
+            Op::Transpose => {
+                let m = self.val(inst.id(0)?)?;
+                // The result has `res_cols` columns of `res_len` lanes; the source has
+                // `res_len` columns. Result column i = source row i.
+                let (res_cols, res_len) = self.matrix_shape(inst.rty()?)?;
+                let t = self.cx.llty(rty)?;
+                let col_t = self.cx.llty(self.matrix_col(rty)?)?;
+                let mut out = Value::Const(self.cx.m.constant(Const::Poison(t)));
+                let src_cols: Vec<Value> = (0..res_len)
+                    .map(|j| {
+                        let st = self.matrix_col(self.vty(inst.id(0)?)?)?;
+                        let st = self.cx.llty(st)?;
+                        Ok(self.emit("t", st, InstKind::ExtractValue { v: m, idx: vec![j] }))
+                    })
+                    .collect::<Result<_, Error>>()?;
+                for i in 0..res_cols {
+                    let elems: Vec<Value> = src_cols.iter().map(|c| self.lane(*c, i)).collect();
+                    let col = self.build_vector(col_t, &elems, "t");
+                    out = self.emit(
+                        "t",
+                        t,
+                        InstKind::InsertValue {
+                            v: out,
+                            elt: col,
+                            idx: vec![i],
+                        },
+                    );
+                }
+                self.define(inst, out)?;
+            }
+            _ => return Err(inst.unsupported()),
+        }
+        Ok(())
+    }
+
+    /// (columns, rows-per-column) of a matrix type: returns (n_cols, col_len).
+    fn matrix_shape(&self, ty: u32) -> Result<(u32, u32), Error> {
+        match self.cx.spv_ty(ty)?.clone() {
+            SpvTy::Matrix { col, n } => match self.cx.spv_ty(col)? {
+                SpvTy::Vector { n: r, .. } => Ok((n, *r)),
+                _ => Err(crate::error::invalid("matrix column is not a vector")),
+            },
+            _ => Err(crate::error::invalid(format!("%{ty} is not a matrix type"))),
+        }
+    }
+
+    fn matrix_col(&self, ty: u32) -> Result<u32, Error> {
+        match self.cx.spv_ty(ty)? {
+            SpvTy::Matrix { col, .. } => Ok(*col),
+            _ => Err(crate::error::invalid(format!("%{ty} is not a matrix type"))),
+        }
+    }
+
+    /// Columns of a matrix value.
+    fn columns(&mut self, m: Value, mty: u32) -> Result<Vec<Value>, Error> {
+        let (n, _) = self.matrix_shape(mty)?;
+        let ct = self.cx.llty(self.matrix_col(mty)?)?;
+        Ok((0..n)
+            .map(|i| self.emit("t", ct, InstKind::ExtractValue { v: m, idx: vec![i] }))
+            .collect())
+    }
+
+    fn build_matrix(&mut self, inst: &Inst, t: TypeId, cols: Vec<Value>) -> Result<(), Error> {
+        let mut out = Value::Const(self.cx.m.constant(Const::Poison(t)));
+        let n = cols.len();
+        let hint = self.cx.hint(inst.rid()?);
+        for (i, c) in cols.into_iter().enumerate() {
+            let name = if i + 1 == n { hint.as_str() } else { "t" };
+            out = self.emit(
+                name,
+                t,
+                InstKind::InsertValue {
+                    v: out,
+                    elt: c,
+                    idx: vec![i as u32],
+                },
+            );
+        }
+        self.define(inst, out)
+    }
+
+    /// `m * v` as the sum of columns scaled by v's lanes.
+    fn mat_vec(&mut self, cols: &[Value], v: Value) -> Value {
+        let mut acc: Option<Value> = None;
+        for (i, c) in cols.iter().enumerate() {
+            let ct = self.ll_type_of(*c);
+            let s = self.lane(v, i as u32);
+            let sv = self.splat(ct, s);
+            let p = self.bin(BinOp::FMul, *c, sv);
+            acc = Some(match acc {
+                None => p,
+                Some(a) => self.bin(BinOp::FAdd, a, p),
+            });
+        }
+        acc.unwrap_or(v)
+    }
+
+    fn matrix_op(&mut self, inst: &Inst, t: TypeId) -> Result<(), Error> {
+        let a_id = inst.id(0)?;
+        let b_id = inst.id(1)?;
+        let (a, b) = (self.val(a_id)?, self.val(b_id)?);
+        match inst.op {
+            Op::MatrixTimesScalar => {
+                let cols = self.columns(a, self.vty(a_id)?)?;
+                let mut out = Vec::with_capacity(cols.len());
+                for c in cols {
+                    let ct = self.ll_type_of(c);
+                    let s = self.splat(ct, b);
+                    out.push(self.bin(BinOp::FMul, c, s));
+                }
+                self.build_matrix(inst, t, out)
+            }
+            Op::MatrixTimesVector => {
+                let cols = self.columns(a, self.vty(a_id)?)?;
+                let r = self.mat_vec(&cols, b);
+                self.define(inst, r)
+            }
+            Op::VectorTimesMatrix => {
+                let cols = self.columns(b, self.vty(b_id)?)?;
+                let elems: Vec<Value> = cols.iter().map(|c| self.dot(a, *c)).collect();
+                let hint = self.cx.hint(inst.rid()?);
+                let r = self.build_vector(t, &elems, &hint);
+                self.define(inst, r)
+            }
+            Op::MatrixTimesMatrix => {
+                let lcols = self.columns(a, self.vty(a_id)?)?;
+                let rcols = self.columns(b, self.vty(b_id)?)?;
+                let out: Vec<Value> = rcols.iter().map(|rc| self.mat_vec(&lcols, *rc)).collect();
+                self.build_matrix(inst, t, out)
+            }
+            _ => {
+                // OuterProduct: column j = a * b[j].
+                let n = self.lanes(self.ll_type_of(b)).unwrap_or(1);
+                let at = self.ll_type_of(a);
+                let mut out = Vec::with_capacity(n as usize);
+                for j in 0..n {
+                    let s = self.lane(b, j);
+                    let sv = self.splat(at, s);
+                    out.push(self.bin(BinOp::FMul, a, sv));
+                }
+                self.build_matrix(inst, t, out)
+            }
+        }
+    }
+}

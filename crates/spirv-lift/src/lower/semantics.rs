@@ -1,0 +1,95 @@
+//! Scope and memory-semantics operands, and what they become in LLVM (SPEC §4.1):
+//! Acquire → `acquire`, Release → `release`, AcquireRelease → `acq_rel`,
+//! SequentiallyConsistent → `seq_cst`; SPIR-V scopes → `syncscope`s per profile. A scope
+//! or semantics that is not a known constant widens (system scope, `seq_cst`).
+
+use super::func::FnCtx;
+use crate::Target;
+use crate::error::Error;
+use crate::llvm::{Ordering, SyncScope};
+use crate::spirv::Inst;
+use ::spirv::{MemorySemantics, Scope};
+
+/// The LLVM ordering for memory semantics.
+pub fn ordering(sem: u32) -> Option<Ordering> {
+    let s = MemorySemantics::from_bits_truncate(sem);
+    if s.contains(MemorySemantics::SEQUENTIALLY_CONSISTENT) {
+        Some(Ordering::SeqCst)
+    } else if s.contains(MemorySemantics::ACQUIRE_RELEASE)
+        || (s.contains(MemorySemantics::ACQUIRE) && s.contains(MemorySemantics::RELEASE))
+    {
+        Some(Ordering::AcqRel)
+    } else if s.contains(MemorySemantics::ACQUIRE) {
+        Some(Ordering::Acquire)
+    } else if s.contains(MemorySemantics::RELEASE) {
+        Some(Ordering::Release)
+    } else {
+        None
+    }
+}
+
+/// The `syncscope` for a SPIR-V scope in a profile.
+pub fn sync_scope(scope: u32, target: Target) -> SyncScope {
+    let s = Scope::from_u32(scope);
+    SyncScope(match (s, target) {
+        (Some(Scope::Invocation), _) => Some("singlethread"),
+        (Some(Scope::Subgroup), Target::Generic | Target::Host) => Some("subgroup"),
+        (Some(Scope::Subgroup), Target::Amdgcn) => Some("wavefront"),
+        (Some(Scope::Workgroup), _) => Some("workgroup"),
+        (Some(Scope::Device | Scope::QueueFamily), Target::Generic | Target::Host) => {
+            Some("device")
+        }
+        (Some(Scope::Device | Scope::QueueFamily), Target::Amdgcn) => Some("agent"),
+        _ => None,
+    })
+}
+
+impl FnCtx<'_, '_, '_> {
+    /// Reads a scope operand; a non-constant one, or a specialization constant left at its
+    /// default (which may change after translation), widens to system scope. A
+    /// specialization constant whose value was set is a known scope.
+    pub(super) fn scope_operand(&mut self, inst: &Inst, i: usize) -> Result<(u32, bool), Error> {
+        let id = inst.id(i)?;
+        if self.cx.follows_spec_default(id) {
+            self.cx.warn(
+                inst,
+                format!("scope %{id} is a specialization constant: using system scope"),
+            );
+            return Ok((Scope::CrossDevice as u32, true));
+        }
+        match self.cx.const_int(id) {
+            Some(v) => Ok((v as u32, false)),
+            None => {
+                self.cx.warn(
+                    inst,
+                    format!("scope %{id} is not a constant: using system scope"),
+                );
+                Ok((Scope::CrossDevice as u32, true))
+            }
+        }
+    }
+
+    /// Reads a semantics operand; a non-constant one widens to `SequentiallyConsistent`
+    /// over all storage classes, a specialization constant left at its default to
+    /// `SequentiallyConsistent`. A specialization constant whose value was set is known.
+    pub(super) fn semantics_operand(&mut self, inst: &Inst, i: usize) -> Result<u32, Error> {
+        let id = inst.id(i)?;
+        if self.cx.follows_spec_default(id) {
+            self.cx.warn(
+                inst,
+                format!("semantics %{id} is a specialization constant: using seq_cst"),
+            );
+            return Ok(0x10);
+        }
+        match self.cx.const_int(id) {
+            Some(v) => Ok(v as u32),
+            None => {
+                self.cx.warn(
+                    inst,
+                    format!("semantics %{id} is not a constant: using seq_cst"),
+                );
+                Ok(0x10 | 0x40 | 0x100 | 0x200 | 0x400 | 0x800)
+            }
+        }
+    }
+}

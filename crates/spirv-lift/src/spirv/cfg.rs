@@ -1,0 +1,105 @@
+//! A function's control flow in the analysis layer's terms: its [`Cfg`] (blocks numbered
+//! in module order, the entry first) with the analyses computed once from it
+//! ([`FunctionAnalyses`]), and the merge information of its structured headers.
+
+use super::{Function, Inst, Op, Operand};
+use crate::analysis::{Block, Cfg, FunctionAnalyses, MergeInfo};
+use crate::error::Error;
+use foldhash::{HashMap, HashMapExt};
+
+/// The successor label ids of a terminator, with multiplicity (merge and continue
+/// targets are not edges).
+pub(crate) fn successors(term: &Inst) -> Result<Vec<u32>, Error> {
+    Ok(match term.op {
+        Op::Branch => vec![term.id(0)?],
+        Op::BranchConditional => vec![term.id(1)?, term.id(2)?],
+        Op::Switch => {
+            let mut s = vec![term.id(1)?];
+            for o in &term.operands[2..] {
+                if let Operand::IdRef(l) = o {
+                    s.push(*l);
+                }
+            }
+            s
+        }
+        _ => Vec::new(),
+    })
+}
+
+/// Each block's label id → its number (module order).
+pub(crate) fn block_numbers(func: &Function) -> HashMap<u32, u32> {
+    let mut index = HashMap::with_capacity(func.blocks.len());
+    for (i, b) in func.blocks.iter().enumerate() {
+        index.insert(b.id(), i as u32);
+    }
+    index
+}
+
+/// Builds the CFG of a function body and computes its analyses. A branch to the entry
+/// block is an error (LLVM's verifier rejects it), as is a target outside the function.
+pub(crate) fn analyses(func: &Function) -> Result<FunctionAnalyses, Error> {
+    let index = block_numbers(func);
+    let mut succs = Vec::with_capacity(func.blocks.len());
+    for b in &func.blocks {
+        let term = b
+            .terminator()
+            .ok_or_else(|| b.label.invalid("block has no terminator"))?;
+        let mut s = Vec::new();
+        for t in successors(term)? {
+            let i = *index
+                .get(&t)
+                .ok_or_else(|| term.invalid(format!("%{t} is not a block of this function")))?;
+            if i == 0 {
+                return Err(term.invalid(format!("the entry block %{t} cannot be a branch target")));
+            }
+            s.push(Block(i));
+        }
+        succs.push(s);
+    }
+    let cfg = Cfg::new(&succs).map_err(|e| func.def.invalid(e.to_string()))?;
+    Ok(FunctionAnalyses::compute(cfg))
+}
+
+/// The merge information of the function's headers (`OpLoopMerge`, `OpSelectionMerge`
+/// with a switch's case targets), for structured constructs.
+pub(crate) fn merge_infos(func: &Function) -> Vec<MergeInfo> {
+    let index = block_numbers(func);
+    let block_of = |label: u32| index.get(&label).map(|i| Block(*i));
+    let mut infos = Vec::new();
+    for (i, b) in func.blocks.iter().enumerate() {
+        let header = Block(i as u32);
+        match b.merge() {
+            Some(m) if m.op == Op::LoopMerge => {
+                if let (Some(merge), Some(cont)) = (
+                    m.id(0).ok().and_then(block_of),
+                    m.id(1).ok().and_then(block_of),
+                ) {
+                    infos.push(MergeInfo::Loop {
+                        header,
+                        merge,
+                        continue_target: cont,
+                    });
+                }
+            }
+            Some(m) => {
+                if let Some(merge) = m.id(0).ok().and_then(block_of) {
+                    let case_targets = match b.terminator() {
+                        Some(t) if t.op == Op::Switch => successors(t)
+                            .unwrap_or_default()
+                            .into_iter()
+                            .filter_map(block_of)
+                            .collect(),
+                        _ => Vec::new(),
+                    };
+                    infos.push(MergeInfo::Selection {
+                        header,
+                        merge,
+                        case_targets,
+                    });
+                }
+            }
+            None => {}
+        }
+    }
+    infos
+}

@@ -1,0 +1,134 @@
+//! Facts about a module, gathered once when it is loaded and read by the checks and the
+//! lowering alike: whether it is an OpenCL kernel module, what each extended-instruction
+//! import is ([`ModuleFacts`]); per function, its calls, the module-level variables it
+//! uses, whether it holds a convergent operation and its CFG analyses ([`Facts`]).
+
+use super::{Inst, Op, Operand};
+use crate::analysis::FunctionAnalyses;
+
+/// What an extended-instruction-set import refers to (by its name, classified once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExtSet {
+    /// `GLSL.std.450`.
+    Glsl,
+    /// `OpenCL.std`.
+    OpenCl,
+    /// `NonSemantic.*`, `*DebugInfo.100`, `DebugInfo`: not checked, dropped.
+    NonSemantic,
+    /// Another name containing `DebugInfo`: its instructions' operands are not checked
+    /// (they need not be ids), but the lowering does not know the set.
+    OtherDebugInfo,
+    /// Anything else.
+    Unknown,
+}
+
+impl ExtSet {
+    /// The kind of the set an `OpExtInstImport` names.
+    pub fn of(name: &str) -> ExtSet {
+        match name {
+            "GLSL.std.450" => ExtSet::Glsl,
+            "OpenCL.std" => ExtSet::OpenCl,
+            n if n.starts_with("NonSemantic.")
+                || n.ends_with("DebugInfo.100")
+                || n == "DebugInfo" =>
+            {
+                ExtSet::NonSemantic
+            }
+            n if n.contains("DebugInfo") => ExtSet::OtherDebugInfo,
+            _ => ExtSet::Unknown,
+        }
+    }
+
+    /// Whether the set's instructions are left out of the input checks (debug
+    /// information and non-semantic instructions, whose operands are not all ids).
+    pub fn unchecked(self) -> bool {
+        match self {
+            ExtSet::NonSemantic | ExtSet::OtherDebugInfo => true,
+            ExtSet::Glsl | ExtSet::OpenCl | ExtSet::Unknown => false,
+        }
+    }
+}
+
+/// Facts about the module as a whole, read from its preamble once at load.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ModuleFacts {
+    /// The module declares the `Kernel` capability: the checks let it pass scopes and
+    /// semantics as runtime values.
+    pub kernel_capability: bool,
+    /// The module uses the OpenCL memory model.
+    pub opencl_memory_model: bool,
+    /// The extended-instruction imports, (result id, kind), sorted by id.
+    pub ext_sets: Vec<(u32, ExtSet)>,
+}
+
+impl ModuleFacts {
+    /// Reads the facts from the preamble.
+    pub(crate) fn read(preamble: &[Inst]) -> ModuleFacts {
+        let mut facts = ModuleFacts::default();
+        for inst in preamble {
+            match inst.op {
+                Op::Capability => {
+                    if let Some(Operand::Capability(::spirv::Capability::Kernel)) =
+                        inst.operands.first()
+                    {
+                        facts.kernel_capability = true;
+                    }
+                }
+                Op::MemoryModel => {
+                    if let Some(Operand::MemoryModel(::spirv::MemoryModel::OpenCL)) =
+                        inst.operands.get(1)
+                    {
+                        facts.opencl_memory_model = true;
+                    }
+                }
+                Op::ExtInstImport => {
+                    if let (Some(id), Ok(name)) = (inst.result_id, inst.string(0)) {
+                        facts.ext_sets.push((id, ExtSet::of(name)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        facts.ext_sets.sort_unstable_by_key(|(id, _)| *id);
+        facts
+    }
+
+    /// Whether this is an OpenCL (kernel) module: the `Kernel` capability or the OpenCL
+    /// memory model. The lowering reads it for calling conventions, the signedness of
+    /// builtin arguments and explicit layouts.
+    pub(crate) fn is_kernel(&self) -> bool {
+        self.kernel_capability || self.opencl_memory_model
+    }
+
+    /// The kind of the extended-instruction import `id`, if it is one.
+    pub(crate) fn ext_set(&self, id: u32) -> Option<ExtSet> {
+        self.ext_sets
+            .binary_search_by_key(&id, |(i, _)| *i)
+            .ok()
+            .and_then(|i| self.ext_sets.get(i))
+            .map(|(_, k)| *k)
+    }
+
+    /// The imports of one kind.
+    pub(crate) fn ext_sets_of(&self, kind: ExtSet) -> impl Iterator<Item = u32> + '_ {
+        self.ext_sets
+            .iter()
+            .filter(move |(_, k)| *k == kind)
+            .map(|(i, _)| *i)
+    }
+}
+
+/// Facts about the function bodies that lowering needs before it lowers any body,
+/// gathered by the checks (so a body need not be decoded twice for them).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Facts {
+    /// Per function (module order): the ids its `OpFunctionCall`s call, in order.
+    pub calls: Vec<Vec<u32>>,
+    /// Per function: the module-level variables its body uses (sorted, no repeats).
+    pub global_vars: Vec<Vec<u32>>,
+    /// Per function: whether its body has an instruction `is_convergent` says is one.
+    pub convergent_op: Vec<bool>,
+    /// Per function with a body: its CFG analyses, computed once for the dominance check
+    /// and taken by the lowering.
+    pub analyses: Vec<Option<FunctionAnalyses>>,
+}
