@@ -244,3 +244,33 @@ impl FnCtx<'_, '_, '_> {
         }
     }
 }
+
+impl FnCtx<'_, '_, '_> {
+    /// The operand of a conversion. A float-to-integer conversion decorated
+    /// `FPRoundingMode` (OpenCL's `convert_<T>_rte/_rtp/_rtn`) first rounds its operand
+    /// by that mode (`llvm.roundeven`, `ceil`, `floor`; RTZ is the conversion's own), so
+    /// the truncating `fptoui`/`fptosi` then gives the mode's result.
+    pub(crate) fn conversion_operand(&mut self, inst: &crate::spirv::Inst) -> Result<Value, Error> {
+        let v = self.val(inst.id(0)?)?;
+        if !matches!(inst.op, ::spirv::Op::ConvertFToU | ::spirv::Op::ConvertFToS) {
+            return Ok(v);
+        }
+        let mode = self
+            .cx
+            .decos(inst.rid()?)
+            .iter()
+            .find(|(d, _)| *d == ::spirv::Decoration::FPRoundingMode)
+            .and_then(|(_, ops)| match ops.first() {
+                Some(crate::spirv::Operand::FPRoundingMode(m)) => Some(*m),
+                _ => None,
+            });
+        let rounding = match mode {
+            Some(::spirv::FPRoundingMode::RTE) => "roundeven",
+            Some(::spirv::FPRoundingMode::RTP) => "ceil",
+            Some(::spirv::FPRoundingMode::RTN) => "floor",
+            _ => return Ok(v),
+        };
+        let t = self.ll_type_of(v);
+        self.intrinsic(rounding, &[t], t, vec![v])
+    }
+}

@@ -502,37 +502,6 @@ fn gep_load(
 }
 
 impl FnCtx<'_, '_, '_> {
-    /// The operand of a conversion. On the host, a float-to-integer conversion decorated
-    /// `FPRoundingMode` (OpenCL's `convert_<T>_rte/_rtp/_rtn`) first rounds its operand
-    /// by that mode (`llvm.roundeven`, `ceil`, `floor`; RTZ is the conversion's own), so
-    /// the truncating `fptoui`/`fptosi` then gives the mode's result. The other profiles
-    /// still ignore the decoration (changing their output is left to a separate change).
-    pub(crate) fn conversion_operand(&mut self, inst: &crate::spirv::Inst) -> Result<Value, Error> {
-        let v = self.val(inst.id(0)?)?;
-        if self.cx.opts.target != crate::Target::Host
-            || !matches!(inst.op, ::spirv::Op::ConvertFToU | ::spirv::Op::ConvertFToS)
-        {
-            return Ok(v);
-        }
-        let mode = self
-            .cx
-            .decos(inst.rid()?)
-            .iter()
-            .find(|(d, _)| *d == Decoration::FPRoundingMode)
-            .and_then(|(_, ops)| match ops.first() {
-                Some(crate::spirv::Operand::FPRoundingMode(m)) => Some(*m),
-                _ => None,
-            });
-        let rounding = match mode {
-            Some(::spirv::FPRoundingMode::RTE) => "roundeven",
-            Some(::spirv::FPRoundingMode::RTP) => "ceil",
-            Some(::spirv::FPRoundingMode::RTN) => "floor",
-            _ => return Ok(v),
-        };
-        let t = self.ll_type_of(v);
-        self.intrinsic(rounding, &[t], t, vec![v])
-    }
-
     /// OpenCL.std `printf` on the host: no variadic call (whose C ABI for vectors the
     /// runtime could not read portably) but `i32 spirv_lift.printf(ptr format, i32 n, ptr
     /// args)`, where `args` is `[n x { i64 kind, ptr value }]`: each argument is stored in
