@@ -6,7 +6,9 @@
 //! Blocks in irreducible cycles, or in a natural loop whose header is in one, use anchors.
 
 use super::place::{LoopRegion, Owner, Regions};
-use crate::analysis::{Block, ConstructKind, Constructs, FunctionAnalyses, MergeInfo};
+use crate::analysis::{
+    Block, Cfg, ConstructKind, Constructs, DomTree, FunctionAnalyses, MergeInfo,
+};
 use crate::llvm::BlockId;
 use foldhash::{HashMap, HashMapExt, HashSet};
 
@@ -41,7 +43,7 @@ pub fn compute(
         loops: Vec::new(),
     };
     if structured {
-        let constructs = Constructs::compute(&a.cfg, &a.dom, merges);
+        let constructs = structural_constructs(a, merges);
         let mut key = HashMap::new();
         for (id, c) in constructs.iter() {
             if c.kind == ConstructKind::Loop
@@ -94,4 +96,43 @@ pub fn compute(
             };
     }
     out
+}
+
+/// The structured constructs of a function, computed as SPIR-V defines them: with
+/// *structural* dominance, in the CFG where each header also has an edge to its merge
+/// block (and a loop header to its continue target). Plain dominance puts too much in a
+/// construct when a branch leaves it for an enclosing loop's merge: in
+/// `if (c) break; else break;` inside a loop, the loop's merge block is dominated by the
+/// selection header, so the selection (and hence the loop) would own everything after
+/// the loop, and the next loop's token would be chained to this one's (a region LLVM
+/// calls "not well-nested"). With the merge edges the loop's merge is dominated by the
+/// loop header only, as the structured rules intend; for constructs without such
+/// branches the blocks are the same.
+fn structural_constructs(a: &FunctionAnalyses, merges: &[MergeInfo]) -> Constructs {
+    let n = a.cfg.num_blocks();
+    let mut succs: Vec<Vec<Block>> = (0..n)
+        .map(|i| a.cfg.succs(Block(i as u32)).to_vec())
+        .collect();
+    for m in merges {
+        let (header, extra) = match m {
+            MergeInfo::Selection { header, merge, .. } => (*header, [Some(*merge), None]),
+            MergeInfo::Loop {
+                header,
+                merge,
+                continue_target,
+            } => (*header, [Some(*merge), Some(*continue_target)]),
+        };
+        if let Some(list) = succs.get_mut(header.index()) {
+            list.extend(extra.into_iter().flatten().filter(|b| b.index() < n));
+        }
+    }
+    match Cfg::new(&succs) {
+        Ok(cfg) => {
+            let dom = DomTree::compute(&cfg);
+            Constructs::compute(&cfg, &dom, merges)
+        }
+        // Same blocks and edges as the function's own CFG, plus at most two per header:
+        // too large only where the CFG itself nearly was; fall back to plain dominance.
+        Err(_) => Constructs::compute(&a.cfg, &a.dom, merges),
+    }
 }
