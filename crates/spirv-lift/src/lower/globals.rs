@@ -31,7 +31,12 @@ impl Ctx<'_> {
         }
         // Memory is in the explicit layout where the type has one (layout.rs).
         let shape = self.shape(pointee)?;
-        let ty = self.layouts.get(shape).mem;
+        let mut ty = self.layouts.get(shape).mem;
+        // A void variable (never loaded or stored, or `spirv-val` would refuse it) still
+        // has an address: one byte, since LLVM has no `global void`.
+        if self.m.type_of_id(ty) == &Type::Void {
+            ty = self.m.ty(Type::Int(8));
+        }
         let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
         let init_id = match inst.operands.get(1) {
             Some(Operand::IdRef(i)) => Some(*i),

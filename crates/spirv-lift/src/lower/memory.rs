@@ -298,7 +298,13 @@ impl FnCtx<'_, '_, '_> {
             );
         }
         let shape = self.cx.shape(pointee)?;
-        let ty = self.cx.layouts.get(shape).mem;
+        let mut ty = self.cx.layouts.get(shape).mem;
+        // A variable of type void (`spirv-val` accepts one that is never loaded or
+        // stored; SPIRV-Cross's tests have `%retvar` of it) still needs an address; LLVM
+        // allocates only sized types, so it gets one byte.
+        if self.cx.m.type_of_id(ty) == &Type::Void {
+            ty = self.cx.m.ty(Type::Int(8));
+        }
         let addrspace = super::types::addrspace(sc, self.cx.opts.target)?;
         let align = self
             .cx
