@@ -41,6 +41,15 @@ pub fn f64_to_half_bits(v: f64) -> u64 {
 }
 
 impl FnCtx<'_, '_, '_> {
+    /// The width in bits of a scalar type or of a vector's elements (0 for others).
+    pub fn elem_bits(&self, t: TypeId) -> u32 {
+        self.cx
+            .m
+            .type_of_id(self.elem_of(t))
+            .scalar_bits()
+            .unwrap_or(0)
+    }
+
     /// The element type of a vector type, or the type itself.
     pub fn elem_of(&self, t: TypeId) -> TypeId {
         match self.cx.m.type_of_id(t) {
@@ -184,18 +193,8 @@ impl FnCtx<'_, '_, '_> {
         if from == to {
             return v;
         }
-        let fb = self
-            .cx
-            .m
-            .type_of_id(self.elem_of(from))
-            .scalar_bits()
-            .unwrap_or(0);
-        let tb = self
-            .cx
-            .m
-            .type_of_id(self.elem_of(to))
-            .scalar_bits()
-            .unwrap_or(0);
+        let fb = self.elem_bits(from);
+        let tb = self.elem_bits(to);
         let op = if tb < fb {
             CastOp::Trunc
         } else if signed {

@@ -61,18 +61,8 @@ impl FnCtx<'_, '_, '_> {
             Op::FConvert => {
                 let v = self.val(inst.id(0)?)?;
                 let from = self.ll_type_of(v);
-                let fb = self
-                    .cx
-                    .m
-                    .type_of_id(self.elem_of(from))
-                    .scalar_bits()
-                    .unwrap_or(0);
-                let tb = self
-                    .cx
-                    .m
-                    .type_of_id(self.elem_of(to))
-                    .scalar_bits()
-                    .unwrap_or(0);
+                let fb = self.elem_bits(from);
+                let tb = self.elem_bits(to);
                 if fb == tb {
                     self.define(inst, v)?;
                 } else {

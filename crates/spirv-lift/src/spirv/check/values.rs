@@ -656,22 +656,7 @@ fn check_memory_access(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 /// The operand and result of a conversion must be the kinds of types its opcode converts
 /// between (SPIR-V 1.6 §3.52.11), with as many lanes.
 fn check_conversion(t: &ValueTypes, inst: &Inst, ptr_bits: u32) -> Result<(), Error> {
-    if !matches!(
-        inst.op,
-        Op::ConvertFToU
-            | Op::ConvertFToS
-            | Op::ConvertSToF
-            | Op::ConvertUToF
-            | Op::UConvert
-            | Op::SConvert
-            | Op::FConvert
-            | Op::QuantizeToF16
-            | Op::ConvertPtrToU
-            | Op::ConvertUToPtr
-            | Op::PtrCastToGeneric
-            | Op::GenericCastToPtr
-            | Op::Bitcast
-    ) {
+    if crate::spirv::opclass::class(inst.op) != Some(crate::spirv::opclass::OpClass::Conversion) {
         return Ok(());
     }
     let from = inst.id(0)?;
