@@ -190,6 +190,12 @@ enum Rule {
     FpToIntSat,
     /// `T ldexp(T, I)` / `powi`: float and integer exponent, same lanes.
     FloatIntExp,
+    /// `E vector.reduce.<op>(<N x E>)` on integers (`float`: on floats).
+    Reduce { float: bool },
+    /// `E vector.reduce.fadd(E, <N x E>)` (and `fmul`): a start value and a float vector.
+    ReduceStart,
+    /// `{T, i1} <op>.with.overflow(T, T)` on integers (`i1` lanes as T's).
+    WithOverflow,
 }
 
 /// The intrinsics whose overloads are checked (LLVM LangRef); others are not.
@@ -242,6 +248,27 @@ const RULES: &[(&str, Rule)] = &[
     ("fptoui.sat", Rule::FpToIntSat),
     ("ldexp", Rule::FloatIntExp),
     ("powi", Rule::FloatIntExp),
+    ("vector.reduce.add", Rule::Reduce { float: false }),
+    ("vector.reduce.mul", Rule::Reduce { float: false }),
+    ("vector.reduce.and", Rule::Reduce { float: false }),
+    ("vector.reduce.or", Rule::Reduce { float: false }),
+    ("vector.reduce.xor", Rule::Reduce { float: false }),
+    ("vector.reduce.smax", Rule::Reduce { float: false }),
+    ("vector.reduce.smin", Rule::Reduce { float: false }),
+    ("vector.reduce.umax", Rule::Reduce { float: false }),
+    ("vector.reduce.umin", Rule::Reduce { float: false }),
+    ("vector.reduce.fmax", Rule::Reduce { float: true }),
+    ("vector.reduce.fmin", Rule::Reduce { float: true }),
+    ("vector.reduce.fmaximum", Rule::Reduce { float: true }),
+    ("vector.reduce.fminimum", Rule::Reduce { float: true }),
+    ("vector.reduce.fadd", Rule::ReduceStart),
+    ("vector.reduce.fmul", Rule::ReduceStart),
+    ("sadd.with.overflow", Rule::WithOverflow),
+    ("uadd.with.overflow", Rule::WithOverflow),
+    ("ssub.with.overflow", Rule::WithOverflow),
+    ("usub.with.overflow", Rule::WithOverflow),
+    ("smul.with.overflow", Rule::WithOverflow),
+    ("umul.with.overflow", Rule::WithOverflow),
 ];
 
 /// Checks a call of `llvm.<base>.<overloads>` against the base's rule: the operand and
@@ -292,6 +319,29 @@ pub fn check_intrinsic(
                 && is_float_like(m, params[0])
                 && is_int_like(m, ret)
                 && lanes(m, ret) == lanes(m, params[0])
+        }
+        Rule::Reduce { float } => {
+            params.len() == 1
+                && matches!(m.type_of_id(params[0]), Type::Vector(_, e) if *e == ret)
+                && if float {
+                    m.type_of_id(ret).is_float()
+                } else {
+                    is_int(m, ret)
+                }
+        }
+        Rule::ReduceStart => {
+            params.len() == 2
+                && m.type_of_id(ret).is_float()
+                && params[0] == ret
+                && matches!(m.type_of_id(params[1]), Type::Vector(_, e) if *e == ret)
+        }
+        Rule::WithOverflow => {
+            params.len() == 2
+                && params[0] == params[1]
+                && is_int_like(m, params[0])
+                && m.struct_fields(ret).is_some_and(|f| {
+                    f.len() == 2 && f[0] == params[0] && is_bool_like_of(m, f[1], params[0])
+                })
         }
         Rule::FloatIntExp => {
             params.len() == 2
@@ -508,8 +558,17 @@ mod tests {
         assert!(check_intrinsic(&m, "llvm.is.fpclass.v4f32", &[v4f, i32_], v4i1).is_ok());
         assert!(check_intrinsic(&m, "llvm.ctlz.i32", &[i32_, i1], i32_).is_ok());
         assert!(check_intrinsic(&m, "llvm.fptosi.sat.i32.f32", &[f32_], i32_).is_ok());
-        // `sadd` alone is not `sadd.sat`; names without a rule are not judged.
-        assert!(check_intrinsic(&m, "llvm.sadd.with.overflow.i32", &[i32_, i32_], i1).is_ok());
+        // The campaign's: a reduction whose result is the vector, an overflow
+        // intrinsic on floats.
+        let v2i = m.ty(Type::Vector(2, i32_));
+        assert!(check_intrinsic(&m, "llvm.vector.reduce.or.v2i32", &[v2i], v2i).is_err());
+        assert!(check_intrinsic(&m, "llvm.vector.reduce.or.v2i32", &[v2i], i32_).is_ok());
+        let pair = m.ty(Type::Struct(vec![i32_, i1]));
+        let fpair = m.ty(Type::Struct(vec![f32_, i1]));
+        assert!(check_intrinsic(&m, "llvm.uadd.with.overflow.i32", &[i32_, i32_], pair).is_ok());
+        assert!(check_intrinsic(&m, "llvm.uadd.with.overflow.f32", &[f32_, f32_], fpair).is_err());
+        assert!(check_intrinsic(&m, "llvm.uadd.with.overflow.i32", &[i32_, i32_], i1).is_err());
+        // Names without a rule are not judged.
         assert!(check_intrinsic(&m, "llvm.amdgcn.ballot.i32", &[i1], i32_).is_ok());
     }
 

@@ -204,6 +204,9 @@ impl ValueChecker {
             if matches!(inst.op, Op::ConstantComposite | Op::SpecConstantComposite) {
                 check_constituents(&t, inst)?;
             }
+            if inst.op == Op::Variable {
+                check_initializer(&t, inst)?;
+            }
         }
         for f in &module.functions {
             check_signature(&t, f)?;
@@ -239,6 +242,7 @@ impl ValueChecker {
         for inst in body() {
             match inst.op {
                 Op::Load | Op::Store => check_memory_access(t, inst)?,
+                Op::Variable => check_initializer(t, inst)?,
                 Op::CopyMemory | Op::CopyMemorySized => check_copy_memory(t, inst)?,
                 Op::FunctionCall => check_call(t, inst)?,
                 op if takes_image(op) => check_image_operand(t, inst)?,
@@ -628,6 +632,23 @@ fn check_alignment(inst: &Inst) -> Result<(), Error> {
         {
             return Err(inst.err(format!("alignment {a} is not a power of two")));
         }
+    }
+    Ok(())
+}
+
+/// An `OpVariable`'s initializer must have the type the variable points to (a
+/// `[32 x i8]` string cannot initialize a `[15 x i8]` variable).
+fn check_initializer(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
+    let Some(crate::spirv::Operand::IdRef(init)) = inst.operands.get(1) else {
+        return Ok(());
+    };
+    let pointee = inst.result_type.and_then(|p| t.pointee.get(&p)).copied();
+    if let (Some(i), Some(p)) = (t.type_of.get(init).copied(), pointee)
+        && i != p
+    {
+        return Err(inst.invalid(format!(
+            "initializer %{init} has type %{i}, not the variable's type %{p}"
+        )));
     }
     Ok(())
 }
