@@ -64,14 +64,24 @@ pub struct Loops {
     header_of: Vec<u32>,
 }
 
-impl Loops {
-    /// Finds all natural loops of `cfg`, given its dominator tree.
-    ///
-    /// # Panics
-    /// If `dom` was computed from a different, larger CFG (a caller bug).
-    pub fn compute(cfg: &Cfg, dom: &DomTree) -> Loops {
-        let n = cfg.num_blocks();
+/// The natural loops as discovery finds them, innermost first, before `Loops::compute`
+/// renumbers them outer loops first.
+struct Discovered {
+    /// Per block: the innermost loop's discovery id, or `NONE`.
+    loop_of: Vec<u32>,
+    header: Vec<Block>,
+    parent: Vec<u32>,
+    /// Per loop: its latches, sorted.
+    latches: Vec<Vec<Block>>,
+}
 
+impl Discovered {
+    /// Walks the headers in reverse dominator-tree preorder, so inner loops are found
+    /// before the loops around them; each loop's body is found backwards from its
+    /// latches, and an inner loop met on the way is nested (union-find towards the
+    /// outermost loop found so far).
+    fn compute(cfg: &Cfg, dom: &DomTree) -> Discovered {
+        let n = cfg.num_blocks();
         // Discovery, innermost loops first. Loops get "raw" ids in discovery order.
         let mut raw_loop_of = vec![NONE; n];
         let mut raw_header: Vec<Block> = Vec::new();
@@ -124,6 +134,29 @@ impl Loops {
                 );
             }
         }
+        Discovered {
+            loop_of: raw_loop_of,
+            header: raw_header,
+            parent: raw_parent,
+            latches: raw_latches,
+        }
+    }
+}
+
+impl Loops {
+    /// Finds all natural loops of `cfg`, given its dominator tree.
+    ///
+    /// # Panics
+    /// If `dom` was computed from a different, larger CFG (a caller bug).
+    pub fn compute(cfg: &Cfg, dom: &DomTree) -> Loops {
+        let n = cfg.num_blocks();
+
+        let Discovered {
+            loop_of: raw_loop_of,
+            header: raw_header,
+            parent: raw_parent,
+            latches: raw_latches,
+        } = Discovered::compute(cfg, dom);
 
         // Renumber by reverse post-order of the header: outer loops first.
         let k = raw_header.len();

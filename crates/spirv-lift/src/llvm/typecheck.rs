@@ -373,6 +373,37 @@ fn member(m: &Module, t: TypeId, idx: &[u32]) -> Option<TypeId> {
     Some(cur)
 }
 
+/// Checks a direct call's arguments against the callee's parameters (and an intrinsic's
+/// overload); an indirect call has no declaration to check against.
+fn check_call(
+    m: &Module,
+    f: &Function,
+    callee: Value,
+    args: &[Value],
+    ret: TypeId,
+) -> Result<(), String> {
+    let Value::Func(id) = callee else {
+        return Ok(());
+    };
+    let cf = m.func(id);
+    let n = cf.params.len();
+    let arity = if cf.vararg {
+        args.len() >= n
+    } else {
+        args.len() == n
+    };
+    let params_ok = cf
+        .params
+        .iter()
+        .zip(args)
+        .all(|(p, a)| cf.local_ty(*p) == m.value_type(f, *a));
+    if !(arity && params_ok && cf.ret == ret) {
+        return Err("type mismatch in a call's arguments".to_string());
+    }
+    let params: Vec<TypeId> = cf.params.iter().map(|p| cf.local_ty(*p)).collect();
+    check_intrinsic(m, &cf.name, &params, cf.ret)
+}
+
 /// Checks that an instruction's operand and result types agree.
 pub fn check_inst(m: &Module, f: &Function, inst: &Inst) -> Result<(), String> {
     let ty = |v: Value| m.value_type(f, v);
@@ -443,23 +474,7 @@ pub fn check_inst(m: &Module, f: &Function, inst: &Inst) -> Result<(), String> {
         InstKind::Call {
             callee, args, ret, ..
         } => {
-            if let Value::Func(id) = callee {
-                let cf = m.func(*id);
-                let n = cf.params.len();
-                let arity = if cf.vararg {
-                    args.len() >= n
-                } else {
-                    args.len() == n
-                };
-                let params_ok = cf
-                    .params
-                    .iter()
-                    .zip(args)
-                    .all(|(p, a)| cf.local_ty(*p) == ty(*a));
-                want(arity && params_ok && cf.ret == *ret, "a call's arguments")?;
-                let params: Vec<TypeId> = cf.params.iter().map(|p| cf.local_ty(*p)).collect();
-                check_intrinsic(m, &cf.name, &params, cf.ret)?;
-            }
+            check_call(m, f, *callee, args, *ret)?;
             want(res.is_none() || res == Some(*ret), "a call's result")
         }
         InstKind::Phi { ty: t, incoming } => want(

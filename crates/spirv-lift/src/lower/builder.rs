@@ -7,39 +7,6 @@ use crate::error::Error;
 use crate::llvm::{BinOp, CastOp, Const, FPred, IPred, InstKind, Type, TypeId, Value};
 use crate::spirv::Inst;
 
-/// Converts an f64 to IEEE half bits (round to nearest even).
-pub fn f64_to_half_bits(v: f64) -> u64 {
-    let f = v as f32;
-    let b = f.to_bits();
-    let sign = (b >> 16) & 0x8000;
-    let exp = ((b >> 23) & 0xff) as i32;
-    let man = b & 0x7f_ffff;
-    let h = if exp == 0xff {
-        0x7c00 | if man != 0 { 0x200 } else { 0 }
-    } else {
-        let e = exp - 127 + 15;
-        if e >= 0x1f {
-            0x7c00
-        } else if e <= 0 {
-            if e < -10 {
-                0
-            } else {
-                let m = man | 0x80_0000;
-                let shift = (14 - e) as u32;
-                let half = m >> shift;
-                let rem = m & ((1 << shift) - 1);
-                let mid = 1 << (shift - 1);
-                half + u32::from(rem > mid || (rem == mid && half & 1 == 1))
-            }
-        } else {
-            let half = ((e as u32) << 10) | (man >> 13);
-            let rem = man & 0x1fff;
-            half + u32::from(rem > 0x1000 || (rem == 0x1000 && half & 1 == 1))
-        }
-    };
-    u64::from(sign | h)
-}
-
 impl FnCtx<'_, '_, '_> {
     /// The width in bits of a scalar type or of a vector's elements (0 for others).
     pub fn elem_bits(&self, t: TypeId) -> u32 {
@@ -79,7 +46,7 @@ impl FnCtx<'_, '_, '_> {
     pub fn fconst(&mut self, t: TypeId, v: f64) -> Value {
         let e = self.elem_of(t);
         let bits = match self.cx.m.type_of_id(e) {
-            Type::Half => f64_to_half_bits(v),
+            Type::Half => crate::spec::f64_to_half_bits(v),
             Type::Float => u64::from((v as f32).to_bits()),
             _ => v.to_bits(),
         };

@@ -220,7 +220,7 @@ impl Ctx<'_> {
                     _ => return Err(inst.unsupported_form("FConvert of a non-float constant")),
                 };
                 let bits = match self.m.type_of_id(t) {
-                    Type::Half => super::builder::f64_to_half_bits(v),
+                    Type::Half => crate::spec::f64_to_half_bits(v),
                     Type::Float => u64::from((v as f32).to_bits()),
                     Type::Double => v.to_bits(),
                     _ => return Err(inst.unsupported_form("FConvert to a non-float type")),

@@ -35,7 +35,6 @@ use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
 pub use crate::spirv::ExtSet;
 use crate::spirv::{self, Inst, Op, Operand};
 use crate::{Options, Target};
-pub(crate) use builder::f64_to_half_bits;
 use foldhash::{HashMap, HashMapExt, HashSet};
 pub use types::{SpvTy, named_tags, sync_as_name};
 
