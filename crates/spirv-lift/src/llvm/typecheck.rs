@@ -196,6 +196,8 @@ enum Rule {
     ReduceStart,
     /// `{T, i1} <op>.with.overflow(T, T)` on integers (`i1` lanes as T's).
     WithOverflow,
+    /// `void memcpy(ptr, ptr, iN, i1)` (and `memmove`).
+    Memcpy,
 }
 
 /// The intrinsics whose overloads are checked (LLVM LangRef); others are not.
@@ -263,6 +265,8 @@ const RULES: &[(&str, Rule)] = &[
     ("vector.reduce.fminimum", Rule::Reduce { float: true }),
     ("vector.reduce.fadd", Rule::ReduceStart),
     ("vector.reduce.fmul", Rule::ReduceStart),
+    ("memcpy", Rule::Memcpy),
+    ("memmove", Rule::Memcpy),
     ("sadd.with.overflow", Rule::WithOverflow),
     ("uadd.with.overflow", Rule::WithOverflow),
     ("ssub.with.overflow", Rule::WithOverflow),
@@ -334,6 +338,15 @@ pub fn check_intrinsic(
                 && m.type_of_id(ret).is_float()
                 && params[0] == ret
                 && matches!(m.type_of_id(params[1]), Type::Vector(_, e) if *e == ret)
+        }
+        Rule::Memcpy => {
+            let ptr = |t: TypeId| matches!(m.type_of_id(t), Type::Ptr(_));
+            m.type_of_id(ret) == &Type::Void
+                && params.len() == 4
+                && ptr(params[0])
+                && ptr(params[1])
+                && is_int(m, params[2])
+                && i1(params[3])
         }
         Rule::WithOverflow => {
             params.len() == 2

@@ -36,8 +36,15 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
         if !dom.dominates(here, here) {
             continue; // unreachable
         }
+        let mut past_phis = false;
         for (k, inst) in b.insts.iter().enumerate() {
             if inst.op == Op::Phi {
+                // LLVM keeps a block's phis at its top; SPIR-V requires the same.
+                if past_phis {
+                    return Err(inst.invalid(
+                        "OpPhi after another instruction of its block (phis come first)",
+                    ));
+                }
                 let phi = Phi {
                     block: bi as u32,
                     defs: &defs,
@@ -48,6 +55,7 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
                 phi.check(inst)?;
                 continue;
             }
+            past_phis |= !matches!(inst.op, Op::Line | Op::NoLine);
             for id in inst.used_ids() {
                 let Some(&(db, dk)) = defs.get(&id) else {
                     continue; // a global, a parameter, a label or a function
@@ -76,15 +84,22 @@ struct Phi<'a> {
 }
 
 impl Phi<'_> {
-    /// Each parent is a predecessor, and each incoming value is defined where it
-    /// dominates the end of its parent.
+    /// Each parent is a predecessor, listed with one value, and each incoming value is
+    /// defined where it dominates the end of its parent.
     fn check(&self, inst: &Inst) -> Result<(), Error> {
+        let mut seen: HashMap<u32, u32> = HashMap::new();
         for pair in inst.operands.chunks(2) {
             let (Some(Operand::IdRef(v)), Some(Operand::IdRef(parent))) =
                 (pair.first(), pair.get(1))
             else {
                 continue;
             };
+            // One value per parent: LLVM takes a parent twice only with the same value.
+            if seen.insert(*parent, *v).is_some_and(|old| old != *v) {
+                return Err(inst.invalid(format!(
+                    "phi parent %{parent} is listed twice with different values"
+                )));
+            }
             let Some(&p) = self.index.get(parent) else {
                 continue;
             };

@@ -636,9 +636,22 @@ fn check_alignment(inst: &Inst) -> Result<(), Error> {
     Ok(())
 }
 
-/// An `OpVariable`'s initializer must have the type the variable points to (a
-/// `[32 x i8]` string cannot initialize a `[15 x i8]` variable).
+/// An `OpVariable`'s storage class must be its pointer type's, and its initializer must
+/// have the type the variable points to (a `[32 x i8]` string cannot initialize a
+/// `[15 x i8]` variable).
 fn check_initializer(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
+    // And its Storage Class operand is its pointer type's.
+    let declared = inst
+        .result_type
+        .and_then(|p| t.shape.get(&p))
+        .map(|s| s.scalar);
+    if let (Some(Scalar::Pointer(sc)), Ok(operand)) = (declared, inst.storage_class(0))
+        && sc != operand
+    {
+        return Err(inst.invalid(format!(
+            "storage class {operand:?} differs from its pointer type's {sc:?}"
+        )));
+    }
     let Some(crate::spirv::Operand::IdRef(init)) = inst.operands.get(1) else {
         return Ok(());
     };
