@@ -69,7 +69,16 @@ pub fn compute(
                 out.owner[lb.index()] = Owner::Loop(*k);
             }
         }
-        return out;
+        if constructs_hold_cycles(a, &out, &to_llvm) {
+            return out;
+        }
+        // Merge information that does not describe the CFG (input `spirv-val` refuses,
+        // e.g. blocks before their dominators): a cycle's block outside its loop's
+        // construct would use a token from outside the cycle. Natural loops instead.
+        out = Regions {
+            owner: vec![Owner::Entry; nblocks],
+            loops: Vec::new(),
+        };
     }
     // Natural loops; a loop whose header is in an irreducible cycle (or inside such a loop)
     // cannot have a heart, so its blocks use anchors.
@@ -96,6 +105,46 @@ pub fn compute(
             };
     }
     out
+}
+
+/// Whether every block of every natural loop is owned by that loop's construct (the
+/// loop region whose header is the natural loop's header) or one nested in it: what
+/// LLVM's rule that a token used in a cycle be defined in it needs.
+fn constructs_hold_cycles(
+    a: &FunctionAnalyses,
+    out: &Regions,
+    to_llvm: &dyn Fn(Block) -> Option<BlockId>,
+) -> bool {
+    let loops = a.loops();
+    (0..a.cfg.num_blocks()).all(|i| {
+        let b = Block(i as u32);
+        let (Some(l), Some(lb)) = (loops.loop_of(b), to_llvm(b)) else {
+            return true;
+        };
+        let Some(header) = to_llvm(loops.header(l)) else {
+            return true;
+        };
+        let mut region = match out.owner.get(lb.index()) {
+            Some(Owner::Loop(k)) => Some(*k),
+            _ => return false,
+        };
+        // Walk out through the enclosing loop regions until this loop's header.
+        let mut steps = 0;
+        while let Some(k) = region {
+            let Some(r) = out.loops.get(k as usize) else {
+                return false;
+            };
+            if r.header == header {
+                return true;
+            }
+            steps += 1;
+            if steps > out.loops.len() {
+                return false;
+            }
+            region = r.parent;
+        }
+        false
+    })
 }
 
 /// The structured constructs of a function, computed as SPIR-V defines them: with
