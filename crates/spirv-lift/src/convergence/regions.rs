@@ -158,19 +158,34 @@ fn constructs_hold_cycles(
 /// loop header only, as the structured rules intend; for constructs without such
 /// branches the blocks are the same.
 fn structural_constructs(a: &FunctionAnalyses, merges: &[MergeInfo]) -> Constructs {
-    let n = a.cfg.num_blocks();
-    let mut succs: Vec<Vec<Block>> = (0..n)
-        .map(|i| a.cfg.succs(Block(i as u32)).to_vec())
-        .collect();
-    for m in merges {
-        let (header, extra) = match m {
+    // An edge from a block to itself, or to one it is already the immediate dominator of,
+    // changes no dominator; when every added edge is such, the function's own tree is the
+    // structural one and nothing is built again.
+    let added = |m: &MergeInfo| -> (Block, [Option<Block>; 2]) {
+        match m {
             MergeInfo::Selection { header, merge, .. } => (*header, [Some(*merge), None]),
             MergeInfo::Loop {
                 header,
                 merge,
                 continue_target,
             } => (*header, [Some(*merge), Some(*continue_target)]),
-        };
+        }
+    };
+    if merges.iter().all(|m| {
+        let (h, targets) = added(m);
+        targets
+            .into_iter()
+            .flatten()
+            .all(|t| t == h || a.dom.idom(t) == Some(h))
+    }) {
+        return Constructs::compute(&a.cfg, &a.dom, merges);
+    }
+    let n = a.cfg.num_blocks();
+    let mut succs: Vec<Vec<Block>> = (0..n)
+        .map(|i| a.cfg.succs(Block(i as u32)).to_vec())
+        .collect();
+    for m in merges {
+        let (header, extra) = added(m);
         if let Some(list) = succs.get_mut(header.index()) {
             list.extend(extra.into_iter().flatten().filter(|b| b.index() < n));
         }

@@ -61,8 +61,10 @@ impl FnCtx<'_, '_, '_> {
         Ok(())
     }
 
-    /// `OpAtomicStore`: `store atomic`; an acquire ordering is clamped away.
-    fn atomic_store(&mut self, inst: &Inst) -> Result<(), Error> {
+    /// The scope, ordering and tags of an atomic store (`OpAtomicStore`,
+    /// `OpAtomicFlagClear`): a store cannot acquire, so acquire is clamped away, and a
+    /// store clamped to relaxed orders nothing and gets a relaxed atomic's tags.
+    fn store_sync(&mut self, inst: &Inst) -> Result<(SyncScope, Ordering, TagSet), Error> {
         let (scope, ord, mut tags) = self.atomic_sync(inst, 1)?;
         let ord = match ord {
             Ordering::AcqRel => Ordering::Release,
@@ -70,9 +72,14 @@ impl FnCtx<'_, '_, '_> {
             o => o,
         };
         if ord == Ordering::Monotonic {
-            // Clamped to relaxed: it orders nothing, so it gets a relaxed atomic's tags.
             tags = self.atomic_tags(Ordering::Monotonic, 0);
         }
+        Ok((scope, ord, tags))
+    }
+
+    /// `OpAtomicStore`: `store atomic`; an acquire ordering is clamped away.
+    fn atomic_store(&mut self, inst: &Inst) -> Result<(), Error> {
+        let (scope, ord, tags) = self.store_sync(inst)?;
         let (ptr, val) = (self.val(inst.id(0)?)?, self.val(inst.id(3)?)?);
         let align = Some(self.natural_align(self.ll_type_of(val)));
         self.emit_void(InstKind::Store {
@@ -159,16 +166,7 @@ impl FnCtx<'_, '_, '_> {
 
     /// `OpAtomicFlagClear`: a `store atomic` of 0 into the `i32` flag.
     fn atomic_flag_clear(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, ord, mut tags) = self.atomic_sync(inst, 1)?;
-        let ord = match ord {
-            Ordering::AcqRel => Ordering::Release,
-            Ordering::Acquire => Ordering::Monotonic,
-            o => o,
-        };
-        if ord == Ordering::Monotonic {
-            // Clamped to relaxed: it orders nothing, so it gets a relaxed atomic's tags.
-            tags = self.atomic_tags(Ordering::Monotonic, 0);
-        }
+        let (scope, ord, tags) = self.store_sync(inst)?;
         let ptr = self.val(inst.id(0)?)?;
         let zero = self.cx.i32_val(0);
         self.emit_void(InstKind::Store {
