@@ -3,8 +3,10 @@
 //! (`cbindgen.toml`); a test fails when the committed header drifts.
 //!
 //! Rules every function follows:
-//! - No global state: handles are independent, so different threads may translate at the
-//!   same time. One handle may be read from several threads at once (every accessor takes
+//! - No global state that callers can see: handles are independent, so different threads
+//!   may translate at the same time. (The one process-wide value is the decoder's opcode
+//!   table, built on first use under a `std::sync::OnceLock` and never changed after:
+//!   thread-safe, and the same for every caller.) One handle may be read from several threads at once (every accessor takes
 //!   a `const` pointer), but must not be freed while in use.
 //! - No panic crosses the boundary: translation runs under `catch_unwind`, and a panic
 //!   becomes an error result ("internal error: …").

@@ -190,7 +190,7 @@ pub struct Function {
     pub locals: Vec<LocalInfo>,
     /// Comment lines printed before the definition.
     pub comments: Vec<String>,
-    namer: Namer,
+    namer: names::LocalNamer,
     /// The body was printed by a streaming writer and freed (see [`Function::release_body`]).
     released: bool,
 }
@@ -213,7 +213,7 @@ impl Function {
         let keep = self.params.iter().map(|p| p.index() + 1).max().unwrap_or(0);
         self.locals.truncate(keep);
         self.locals.shrink_to_fit();
-        self.namer = Namer::default();
+        self.namer = names::LocalNamer::default();
     }
 
     /// Creates a local with a unique name derived from `hint`.
@@ -431,7 +431,7 @@ impl Module {
             blocks: Vec::new(),
             locals: Vec::new(),
             comments: Vec::new(),
-            namer: Namer::default(),
+            namer: names::LocalNamer::default(),
             released: false,
         };
         self.functions.push(f);

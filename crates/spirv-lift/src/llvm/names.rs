@@ -44,25 +44,7 @@ fn sanitize(hint: &str) -> String {
 impl Namer {
     /// A unique name derived from `hint`: the sanitized hint, or it with `.N` appended.
     pub fn unique(&mut self, hint: &str) -> String {
-        let base = sanitize(hint);
-        if let std::collections::hash_map::Entry::Vacant(e) = self.taken.entry(base.clone()) {
-            e.insert(0);
-            return base;
-        }
-        loop {
-            let n = {
-                let c = self.taken.get_mut(&base).map(|c| {
-                    *c += 1;
-                    *c
-                });
-                c.unwrap_or(1)
-            };
-            let candidate = format!("{base}.{n}");
-            if !self.taken.contains_key(&candidate) {
-                self.taken.insert(candidate.clone(), 0);
-                return candidate;
-            }
-        }
+        unique_in_map(&mut self.taken, |s| s.to_string(), hint)
     }
 
     /// A unique name `prefix.hint`.
@@ -73,5 +55,57 @@ impl Namer {
     /// Whether a name is taken.
     pub fn is_taken(&self, name: &str) -> bool {
         self.taken.contains_key(name)
+    }
+}
+
+/// Hands out names unique within one function: [`Namer::unique`]'s names, remembered
+/// by a 64-bit hash instead of the text (a function of a million values would otherwise
+/// keep a second copy of every name; the names themselves are in the function's
+/// locals and blocks). Two different names with the same hash only make the later one
+/// take the next `.N` suffix: names stay unique, and the hash is fixed, so the output is
+/// the same on every run.
+#[derive(Clone, Debug, Default)]
+pub struct LocalNamer {
+    taken: HashMap<u64, u32>,
+}
+
+impl LocalNamer {
+    /// As [`Namer::unique`].
+    pub fn unique(&mut self, hint: &str) -> String {
+        unique_in_map(&mut self.taken, name_hash, hint)
+    }
+}
+
+fn name_hash(name: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(0x5350_4952_565f_4c49).hash_one(name)
+}
+
+/// The first of `base`, `base.1`, `base.2`, … (`base` the sanitized hint) whose key is
+/// not in `taken`; each base remembers the last suffix it gave.
+fn unique_in_map<K: std::hash::Hash + Eq>(
+    taken: &mut HashMap<K, u32>,
+    key: impl Fn(&str) -> K,
+    hint: &str,
+) -> String {
+    let base = sanitize(hint);
+    let base_key = key(&base);
+    if let std::collections::hash_map::Entry::Vacant(e) = taken.entry(base_key) {
+        e.insert(0);
+        return base;
+    }
+    loop {
+        let n = taken
+            .get_mut(&key(&base))
+            .map(|c| {
+                *c += 1;
+                *c
+            })
+            .unwrap_or(1);
+        let candidate = format!("{base}.{n}");
+        if let std::collections::hash_map::Entry::Vacant(e) = taken.entry(key(&candidate)) {
+            e.insert(0);
+            return candidate;
+        }
     }
 }

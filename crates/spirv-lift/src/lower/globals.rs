@@ -297,11 +297,13 @@ impl Ctx<'_> {
             }
         }
         for ((pid, pty, ..), l) in param_info.iter().zip(locals) {
-            self.values[*pid as usize] = Some(super::ValInfo {
-                v: Value::Local(l),
-                spv_ty: *pty,
-                func: Some(id),
-            });
+            if let Some(slot) = self.values.get_mut(*pid as usize) {
+                *slot = Some(super::ValInfo {
+                    v: Value::Local(l),
+                    spv_ty: *pty,
+                    func: Some(id),
+                });
+            }
         }
         if let Some(slot) = self.funcs.get_mut(id as usize) {
             *slot = Some(fid);

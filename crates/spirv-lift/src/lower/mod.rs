@@ -63,8 +63,8 @@ pub(crate) struct Ctx<'a> {
     pub opts: &'a Options,
     pub m: llvm::Module,
     pub types: types::TypeTable,
-    pub values: Vec<Option<ValInfo>>,
-    pub funcs: Vec<Option<FuncId>>,
+    pub values: spirv::IdTable<Option<ValInfo>>,
+    pub funcs: spirv::IdTable<Option<FuncId>>,
     pub names: HashMap<u32, String>,
     pub decorations: HashMap<u32, Vec<(spirv_headers::Decoration, Vec<Operand>)>>,
     pub entry_points: Vec<EntryPoint>,
@@ -76,7 +76,7 @@ pub(crate) struct Ctx<'a> {
     pub kernel: bool,
     pub addressing: spirv_headers::AddressingModel,
     /// Function ids that are called by `OpFunctionCall` somewhere.
-    pub called: Vec<bool>,
+    pub called: spirv::IdTable<bool>,
     /// Built-in Input variables computed per function on amdgcn: (built-in, pointer type,
     /// pointee type).
     pub amd_builtins: std::collections::BTreeMap<u32, (spirv_headers::BuiltIn, u32, u32)>,
@@ -97,11 +97,11 @@ pub(crate) struct Ctx<'a> {
     /// trampolines and local-size constants (lower/host.rs).
     pub host_entries: Vec<(String, crate::llvm::FuncId, Option<[u32; 3]>)>,
     /// SPIR-V function ids that are convergent (contain or call a convergent operation).
-    pub convergent_fns: Vec<bool>,
+    pub convergent_fns: spirv::IdTable<bool>,
     /// Values set for specialization constants ([`Options::spec_constant`]), by result id.
     pub spec_values: crate::spec::Resolved,
     /// What each specialization constant's value depends on (empty for other ids).
-    pub spec_deps: Vec<SpecDeps>,
+    pub spec_deps: spirv::IdTable<SpecDeps>,
     /// Entry-point names reserved for the entry functions (or their wrappers).
     pub reserved: HashSet<String>,
     /// `OpConstantSampler`s: (addressing mode, normalized, filter mode).
@@ -275,14 +275,14 @@ impl<'a> Ctx<'a> {
         opts: &'a Options,
         spec_values: crate::spec::Resolved,
     ) -> Result<Self, Error> {
-        let bound = spv.header.bound as usize;
+        let header = spv.header;
         Ok(Ctx {
             spv,
             opts,
             m: llvm::Module::new(""),
-            types: types::TypeTable::new(bound),
-            values: vec![None; bound],
-            funcs: vec![None; bound],
+            types: types::TypeTable::new(header),
+            values: header.id_table(None),
+            funcs: header.id_table(None),
             names: HashMap::new(),
             decorations: HashMap::new(),
             entry_points: Vec::new(),
@@ -291,7 +291,7 @@ impl<'a> Ctx<'a> {
             vulkan_mm: false,
             kernel: spv.module_facts.is_kernel(),
             addressing: spirv_headers::AddressingModel::Logical,
-            called: vec![false; bound],
+            called: header.id_table(false),
             reserved: Default::default(),
             amd_builtins: Default::default(),
             host_builtins: Vec::new(),
@@ -300,8 +300,8 @@ impl<'a> Ctx<'a> {
             host_workgroup_inits: Vec::new(),
             host_entries: Vec::new(),
             buffer_handles: Default::default(),
-            convergent_fns: convergent_functions(functions, facts, bound),
-            spec_deps: spec_dependencies(spv, bound, &spec_values),
+            convergent_fns: convergent_functions(functions, facts, header),
+            spec_deps: spec_dependencies(spv, &spec_values),
             spec_values,
             const_samplers: Default::default(),
             resources: Default::default(),
@@ -645,9 +645,9 @@ impl<'a> Ctx<'a> {
 fn convergent_functions(
     functions: &[spirv::Function],
     facts: &spirv::Facts,
-    bound: usize,
-) -> Vec<bool> {
-    let mut conv = vec![false; bound];
+    header: spirv::Header,
+) -> spirv::IdTable<bool> {
+    let mut conv = header.id_table(false);
     let mut callers: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut work = Vec::new();
     for (i, f) in functions.iter().enumerate() {
@@ -689,12 +689,8 @@ pub(crate) struct SpecDeps {
 /// its set value or its default; a composite or operation on what its operands depend on
 /// (operands are defined before use), or, when they are all ordinary constants, on a
 /// default (it is a specialization constant all the same).
-fn spec_dependencies(
-    spv: &spirv::Module,
-    bound: usize,
-    set: &crate::spec::Resolved,
-) -> Vec<SpecDeps> {
-    let mut out = vec![SpecDeps::default(); bound];
+fn spec_dependencies(spv: &spirv::Module, set: &crate::spec::Resolved) -> spirv::IdTable<SpecDeps> {
+    let mut out = spv.header.id_table(SpecDeps::default());
     for i in &spv.globals {
         let Some(id) = i.result_id else { continue };
         let deps = match i.op {

@@ -60,19 +60,19 @@ pub struct TypeInfo {
 
 /// Lowered types by SPIR-V id. Few ids are types, so the per-id table holds 4-byte
 /// indices into a list rather than a `TypeInfo` each.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct TypeTable {
-    slot: Vec<u32>,
+    slot: crate::spirv::IdTable<u32>,
     infos: Vec<TypeInfo>,
 }
 
 impl TypeTable {
     const NONE: u32 = u32::MAX;
 
-    /// An empty table for ids below `bound`.
-    pub(crate) fn new(bound: usize) -> Self {
+    /// An empty table for the ids of a module with this header.
+    pub(crate) fn new(header: crate::spirv::Header) -> Self {
         TypeTable {
-            slot: vec![Self::NONE; bound],
+            slot: header.id_table(Self::NONE),
             infos: Vec::new(),
         }
     }

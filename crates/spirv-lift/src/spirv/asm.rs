@@ -13,6 +13,7 @@
 //! (`Aligned 4`, `Lod %x`, `BuiltIn GlobalInvocationId`); the small tables at the end of this
 //! file say how many, and of which kind where it matters.
 
+use super::limits;
 use crate::error::{Error, ErrorKind};
 use rspirv::grammar::{
     ExtInstOp, ExtendedInstruction, InstructionTable, LogicalOperand, OperandKind as K,
@@ -133,10 +134,18 @@ impl SourceMap {
 /// # Errors
 /// As [`assemble`].
 pub fn assemble_mapped(text: &str) -> Result<(Vec<u32>, SourceMap), Error> {
-    let tokens = lex(text)?;
+    if text.len() > limits::MAX_TEXT_BYTES {
+        return Err(Error::new(ErrorKind::LimitExceeded(format!(
+            "the text is {} bytes, more than the limit of {} for SPIR-V assembly",
+            text.len(),
+            limits::MAX_TEXT_BYTES
+        ))));
+    }
+    let last = lex_check(text)?;
     let mut asm = Asm {
-        toks: &tokens,
-        pos: 0,
+        lexer: Lexer::new(text),
+        ahead: std::collections::VecDeque::new(),
+        last,
         ids: HashMap::new(),
         num_types: HashMap::new(),
         value_types: HashMap::new(),
@@ -144,9 +153,11 @@ pub fn assemble_mapped(text: &str) -> Result<(Vec<u32>, SourceMap), Error> {
         words: vec![super::MAGIC, version_word(text), 0, 0, 0],
     };
     let mut starts = Vec::new();
-    while let Some(t) = tokens.get(asm.pos) {
-        starts.push((asm.words.len(), t.line, t.col));
+    while let Some(t) = asm.peek() {
+        let (line, col) = (t.line, t.col);
+        starts.push((asm.words.len(), line, col));
         asm.instruction()?;
+        asm.within_limits(starts.len(), line, col)?;
     }
     let bound = u32::try_from(asm.ids.len() + 1).map_err(|_| asm.error_at_end("too many ids"))?;
     if let Some(w) = asm.words.get_mut(3) {
@@ -226,6 +237,10 @@ struct Token<'a> {
     col: usize,
 }
 
+fn error_at(t: &Token<'_>, message: impl Into<String>) -> Error {
+    asm_error(t.line, t.col, message)
+}
+
 fn asm_error(line: usize, col: usize, message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Assembly {
         line,
@@ -234,93 +249,121 @@ fn asm_error(line: usize, col: usize, message: impl Into<String>) -> Error {
     })
 }
 
-/// Splits the text into tokens; comments run from `;` to the end of the line.
-fn lex(text: &str) -> Result<Vec<Token<'_>>, Error> {
-    let mut toks = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    let (mut line, mut col) = (1usize, 1usize);
-    let is_delim = |c: char| c.is_whitespace() || c == ';' || c == '"' || c == '=';
-    while let Some(&(i, c)) = chars.peek() {
-        let (tl, tc) = (line, col);
-        if c == '\n' {
-            chars.next();
-            line += 1;
-            col = 1;
-        } else if c.is_whitespace() {
-            chars.next();
-            col += 1;
-        } else if c == ';' {
-            while chars.peek().is_some_and(|&(_, c)| c != '\n') {
-                chars.next();
-            }
-        } else if c == '=' {
-            chars.next();
-            col += 1;
-            toks.push(Token {
-                tok: Tok::Eq,
-                line: tl,
-                col: tc,
-            });
-        } else if c == '"' {
-            chars.next();
-            col += 1;
-            let mut s = String::new();
-            loop {
-                let Some((_, c)) = chars.next() else {
-                    return Err(asm_error(tl, tc, "unterminated string"));
-                };
-                col += 1;
-                match c {
-                    '"' => break,
-                    '\\' => match chars.next() {
-                        Some((_, e)) => {
-                            col += 1;
-                            if e == '\n' {
-                                line += 1;
-                                col = 1;
-                            }
-                            s.push(e);
-                        }
-                        None => return Err(asm_error(tl, tc, "unterminated string")),
-                    },
-                    '\n' => {
-                        line += 1;
-                        col = 1;
-                        s.push(c);
-                    }
-                    _ => s.push(c),
-                }
-            }
-            toks.push(Token {
-                tok: Tok::Str(s),
-                line: tl,
-                col: tc,
-            });
-        } else {
-            let start = i;
-            let mut end = i;
-            while let Some(&(j, c)) = chars.peek() {
-                if is_delim(c) {
-                    break;
-                }
-                end = j + c.len_utf8();
-                chars.next();
-                col += 1;
-            }
-            let word = text.get(start..end).unwrap_or_default();
-            let tok = match word.strip_prefix('%') {
-                Some("") => return Err(asm_error(tl, tc, "`%` without a name")),
-                Some(name) => Tok::Id(name),
-                None => Tok::Word(word),
-            };
-            toks.push(Token {
-                tok,
-                line: tl,
-                col: tc,
-            });
+/// Splits the text into tokens, one at a time; comments run from `;` to the end of the
+/// line. The assembler lexes the text twice: once to find the first lexical error and
+/// the last token (errors "at the end" point at it), then again while it assembles, so
+/// that the tokens of a large text are never all in memory at once.
+struct Lexer<'a> {
+    text: &'a str,
+    chars: std::iter::Peekable<std::str::CharIndices<'a>>,
+    line: usize,
+    col: usize,
+}
+
+impl<'a> Lexer<'a> {
+    fn new(text: &'a str) -> Self {
+        Lexer {
+            text,
+            chars: text.char_indices().peekable(),
+            line: 1,
+            col: 1,
         }
     }
-    Ok(toks)
+
+    /// The next token, `None` at the end of the text.
+    fn token(&mut self) -> Option<Result<Token<'a>, Error>> {
+        let is_delim = |c: char| c.is_whitespace() || c == ';' || c == '"' || c == '=';
+        while let Some(&(i, c)) = self.chars.peek() {
+            let (tl, tc) = (self.line, self.col);
+            let token = |tok| {
+                Some(Ok(Token {
+                    tok,
+                    line: tl,
+                    col: tc,
+                }))
+            };
+            if c == '\n' {
+                self.chars.next();
+                self.line += 1;
+                self.col = 1;
+            } else if c.is_whitespace() {
+                self.chars.next();
+                self.col += 1;
+            } else if c == ';' {
+                while self.chars.peek().is_some_and(|&(_, c)| c != '\n') {
+                    self.chars.next();
+                }
+            } else if c == '=' {
+                self.chars.next();
+                self.col += 1;
+                return token(Tok::Eq);
+            } else if c == '"' {
+                self.chars.next();
+                self.col += 1;
+                return match self.string() {
+                    Some(s) => token(Tok::Str(s)),
+                    None => Some(Err(asm_error(tl, tc, "unterminated string"))),
+                };
+            } else {
+                let mut end = i;
+                while let Some(&(j, c)) = self.chars.peek() {
+                    if is_delim(c) {
+                        break;
+                    }
+                    end = j + c.len_utf8();
+                    self.chars.next();
+                    self.col += 1;
+                }
+                let word = self.text.get(i..end).unwrap_or_default();
+                return match word.strip_prefix('%') {
+                    Some("") => Some(Err(asm_error(tl, tc, "`%` without a name"))),
+                    Some(name) => token(Tok::Id(name)),
+                    None => token(Tok::Word(word)),
+                };
+            }
+        }
+        None
+    }
+
+    /// The rest of a quoted string after its opening `"`, escapes resolved; `None` when
+    /// the text ends first.
+    fn string(&mut self) -> Option<String> {
+        let mut s = String::new();
+        loop {
+            let (_, c) = self.chars.next()?;
+            self.col += 1;
+            match c {
+                '"' => return Some(s),
+                '\\' => {
+                    let (_, e) = self.chars.next()?;
+                    self.col += 1;
+                    if e == '\n' {
+                        self.line += 1;
+                        self.col = 1;
+                    }
+                    s.push(e);
+                }
+                '\n' => {
+                    self.line += 1;
+                    self.col = 1;
+                    s.push(c);
+                }
+                _ => s.push(c),
+            }
+        }
+    }
+}
+
+/// Lexes the whole text without keeping the tokens: the first lexical error, or the
+/// position of the last token.
+fn lex_check(text: &str) -> Result<Option<(usize, usize)>, Error> {
+    let mut lexer = Lexer::new(text);
+    let mut last = None;
+    while let Some(t) = lexer.token() {
+        let t = t?;
+        last = Some((t.line, t.col));
+    }
+    Ok(last)
 }
 
 /// What a numeric type is, for literals whose encoding depends on it.
@@ -330,9 +373,12 @@ enum NumTy {
     Float { width: u32 },
 }
 
-struct Asm<'t, 'a> {
-    toks: &'t [Token<'a>],
-    pos: usize,
+struct Asm<'a> {
+    lexer: Lexer<'a>,
+    /// Tokens lexed but not yet consumed (at most two: `%x =` is read ahead).
+    ahead: std::collections::VecDeque<Token<'a>>,
+    /// Line and column of the text's last token.
+    last: Option<(usize, usize)>,
     /// Name → id, numbered in order of first appearance.
     ids: HashMap<&'a str, u32>,
     /// `OpTypeInt` / `OpTypeFloat` results.
@@ -353,26 +399,46 @@ struct Inst<'g> {
     ops: Vec<u32>,
 }
 
-impl<'t, 'a> Asm<'t, 'a> {
-    fn peek(&self) -> Option<&'t Token<'a>> {
-        self.toks.get(self.pos)
+impl<'a> Asm<'a> {
+    /// The token `k` places ahead (0: the next one).
+    fn peek_at(&mut self, k: usize) -> Option<&Token<'a>> {
+        while self.ahead.len() <= k {
+            // The text was lexed once already without error (`lex_check`).
+            let t = self.lexer.token()?.ok()?;
+            self.ahead.push_back(t);
+        }
+        self.ahead.get(k)
     }
 
-    fn next(&mut self) -> Option<&'t Token<'a>> {
-        let t = self.toks.get(self.pos);
-        self.pos += 1;
-        t
+    fn peek(&mut self) -> Option<&Token<'a>> {
+        self.peek_at(0)
     }
 
-    fn error_at(&self, t: &Token<'_>, message: impl Into<String>) -> Error {
-        asm_error(t.line, t.col, message)
+    fn next(&mut self) -> Option<Token<'a>> {
+        self.peek_at(0);
+        self.ahead.pop_front()
+    }
+
+    /// Stops the assembly at the instruction (`count` so far, starting at `line`, `col`)
+    /// that takes the module past a limit a binary module is held to.
+    fn within_limits(&self, count: usize, line: usize, col: usize) -> Result<(), Error> {
+        let over = if self.words.len() > limits::MAX_MODULE_WORDS {
+            format!("more than {} words", limits::MAX_MODULE_WORDS)
+        } else if count > limits::MAX_INSTRUCTIONS {
+            format!("more than {} instructions", limits::MAX_INSTRUCTIONS)
+        } else if self.ids.len() >= super::MAX_ID_BOUND as usize {
+            format!("more than {} ids", super::MAX_ID_BOUND - 1)
+        } else {
+            return Ok(());
+        };
+        Err(Error::new(ErrorKind::LimitExceeded(format!(
+            "line {line}, column {col}: the assembled module has {over}"
+        ))))
     }
 
     fn error_at_end(&self, message: impl Into<String>) -> Error {
-        match self.toks.last() {
-            Some(t) => self.error_at(t, message),
-            None => asm_error(1, 1, message),
-        }
+        let (line, col) = self.last.unwrap_or((1, 1));
+        asm_error(line, col, message)
     }
 
     /// The id of a name, numbering it on first appearance.
@@ -383,12 +449,10 @@ impl<'t, 'a> Asm<'t, 'a> {
 
     /// Whether the next token starts an instruction (`%x =` or a known `Op…` name), or
     /// the text is over.
-    fn at_instruction_start(&self) -> bool {
+    fn at_instruction_start(&mut self) -> bool {
         match self.peek().map(|t| &t.tok) {
             None => true,
-            Some(Tok::Id(_)) => {
-                matches!(self.toks.get(self.pos + 1).map(|t| &t.tok), Some(Tok::Eq))
-            }
+            Some(Tok::Id(_)) => matches!(self.peek_at(1).map(|t| &t.tok), Some(Tok::Eq)),
             Some(Tok::Word(w)) => opcode_grammar(w).is_some(),
             Some(Tok::Str(_) | Tok::Eq) => false,
         }
@@ -396,35 +460,36 @@ impl<'t, 'a> Asm<'t, 'a> {
 
     fn instruction(&mut self) -> Result<(), Error> {
         let mut result = None;
-        if let (
-            Some(Token {
-                tok: Tok::Id(name), ..
-            }),
-            Some(Token { tok: Tok::Eq, .. }),
-        ) = (self.toks.get(self.pos), self.toks.get(self.pos + 1))
+        let name = match self.peek().map(|t| &t.tok) {
+            Some(Tok::Id(name)) => Some(*name),
+            _ => None,
+        };
+        if let Some(name) = name
+            && matches!(self.peek_at(1).map(|t| &t.tok), Some(Tok::Eq))
         {
             result = Some(self.id(name));
-            self.pos += 2;
+            self.next();
+            self.next();
         }
         let Some(op_tok) = self.next() else {
             return Err(self.error_at_end("expected an opcode after `=`"));
         };
         let Tok::Word(op_name) = &op_tok.tok else {
-            return Err(self.error_at(op_tok, "expected an opcode (OpName)"));
+            return Err(error_at(&op_tok, "expected an opcode (OpName)"));
         };
         let Some(grammar) = opcode_grammar(op_name) else {
-            return Err(self.error_at(op_tok, format!("unknown opcode `{op_name}`")));
+            return Err(error_at(&op_tok, format!("unknown opcode `{op_name}`")));
         };
         let has_result = grammar.operands.iter().any(|o| o.kind == K::IdResult);
         match (has_result, result) {
             (true, None) => {
-                return Err(self.error_at(
-                    op_tok,
+                return Err(error_at(
+                    &op_tok,
                     format!("{op_name} needs a result id: `%x = {op_name} …`"),
                 ));
             }
             (false, Some(_)) => {
-                return Err(self.error_at(op_tok, format!("{op_name} has no result id")));
+                return Err(error_at(&op_tok, format!("{op_name} has no result id")));
             }
             _ => {}
         }
@@ -444,12 +509,12 @@ impl<'t, 'a> Asm<'t, 'a> {
         if !self.at_instruction_start()
             && let Some(t) = self.peek()
         {
-            return Err(self.error_at(t, format!("too many operands for {op_name}")));
+            return Err(error_at(t, format!("too many operands for {op_name}")));
         }
         let count = u32::try_from(inst.ops.len() + 1)
             .ok()
             .filter(|&c| c <= 0xFFFF)
-            .ok_or_else(|| self.error_at(op_tok, format!("{op_name} has too many operands")))?;
+            .ok_or_else(|| error_at(&op_tok, format!("{op_name} has too many operands")))?;
         self.words.push(count << 16 | grammar.opcode as u32);
         self.words.extend_from_slice(&inst.ops);
         self.record(grammar.opcode, grammar.operands, &inst);
@@ -509,7 +574,7 @@ impl<'t, 'a> Asm<'t, 'a> {
         Ok(())
     }
 
-    fn expect(&mut self, what: &str, inst: &Inst<'_>) -> Result<&'t Token<'a>, Error> {
+    fn expect(&mut self, what: &str, inst: &Inst<'_>) -> Result<Token<'a>, Error> {
         if self.at_instruction_start() {
             let (line, col) = inst.at;
             return Err(asm_error(
@@ -530,7 +595,10 @@ impl<'t, 'a> Asm<'t, 'a> {
                 inst.ops.push(id);
                 Ok(())
             }
-            _ => Err(self.error_at(t, format!("expected an id (%name) in {}", inst.name))),
+            _ => Err(error_at(
+                &t,
+                format!("expected an id (%name) in {}", inst.name),
+            )),
         }
     }
 
@@ -539,11 +607,14 @@ impl<'t, 'a> Asm<'t, 'a> {
         match &t.tok {
             Tok::Word(w) => {
                 let v = parse_int(w, 32, false)
-                    .ok_or_else(|| self.error_at(t, format!("`{w}` is not a 32-bit integer")))?;
+                    .ok_or_else(|| error_at(&t, format!("`{w}` is not a 32-bit integer")))?;
                 inst.ops.push(v as u32);
                 Ok(())
             }
-            _ => Err(self.error_at(t, format!("expected a literal number in {}", inst.name))),
+            _ => Err(error_at(
+                &t,
+                format!("expected a literal number in {}", inst.name),
+            )),
         }
     }
 
@@ -564,12 +635,12 @@ impl<'t, 'a> Asm<'t, 'a> {
                     None => encode_float(w, 32)
                         .and_then(|v| v.first().copied())
                         .ok_or_else(|| {
-                            self.error_at(t, format!("unexpected `{w}` in {}", inst.name))
+                            error_at(&t, format!("unexpected `{w}` in {}", inst.name))
                         })?,
                 };
                 inst.ops.push(v);
             }
-            Tok::Eq => return Err(self.error_at(t, "unexpected `=`")),
+            Tok::Eq => return Err(error_at(&t, "unexpected `=`")),
         }
         Ok(())
     }
@@ -591,9 +662,10 @@ impl<'t, 'a> Asm<'t, 'a> {
                         inst.ops.extend(encode_string(s));
                         Ok(())
                     }
-                    _ => {
-                        Err(self.error_at(t, format!("expected a quoted string in {}", inst.name)))
-                    }
+                    _ => Err(error_at(
+                        &t,
+                        format!("expected a quoted string in {}", inst.name),
+                    )),
                 }
             }
             K::LiteralFloat => {
@@ -603,7 +675,7 @@ impl<'t, 'a> Asm<'t, 'a> {
                     _ => None,
                 };
                 inst.ops
-                    .extend(v.ok_or_else(|| self.error_at(t, "expected a float literal"))?);
+                    .extend(v.ok_or_else(|| error_at(&t, "expected a float literal"))?);
                 Ok(())
             }
             K::LiteralContextDependentNumber => {
@@ -625,7 +697,7 @@ impl<'t, 'a> Asm<'t, 'a> {
                     _ => None,
                 };
                 inst.ops
-                    .push(v.ok_or_else(|| self.error_at(t, "expected an opcode name (IAdd)"))?);
+                    .push(v.ok_or_else(|| error_at(&t, "expected an opcode name (IAdd)"))?);
                 Ok(())
             }
             K::PairLiteralIntegerIdRef => {
@@ -655,7 +727,7 @@ impl<'t, 'a> Asm<'t, 'a> {
     fn typed_number(&mut self, inst: &mut Inst<'_>, ty: Option<NumTy>) -> Result<(), Error> {
         let t = self.expect("a number", inst)?;
         let Tok::Word(w) = &t.tok else {
-            return Err(self.error_at(t, "expected a number"));
+            return Err(error_at(&t, "expected a number"));
         };
         let words = match ty {
             Some(NumTy::Int { width, signed }) => parse_int(w, width, signed).map(|v| {
@@ -671,14 +743,14 @@ impl<'t, 'a> Asm<'t, 'a> {
             }),
             Some(NumTy::Float { width }) => encode_float(w, width),
             None => {
-                return Err(self.error_at(
-                    t,
+                return Err(error_at(
+                    &t,
                     "the type of this literal is not a numeric type defined before it",
                 ));
             }
         };
         inst.ops
-            .extend(words.ok_or_else(|| self.error_at(t, format!("`{w}` does not fit its type")))?);
+            .extend(words.ok_or_else(|| error_at(&t, format!("`{w}` does not fit its type")))?);
         Ok(())
     }
 
@@ -689,7 +761,7 @@ impl<'t, 'a> Asm<'t, 'a> {
         let set_name = inst.ops.get(2).and_then(|s| self.ext_sets.get(s)).cloned();
         let table = set_name.as_deref().and_then(ext_table);
         let Tok::Word(w) = &t.tok else {
-            return Err(self.error_at(t, "expected an extended instruction name"));
+            return Err(error_at(&t, "expected an extended instruction name"));
         };
         let (number, grammar): (u32, Option<&ExtendedInstruction<'static>>) =
             match parse_int(w, 32, false) {
@@ -698,8 +770,8 @@ impl<'t, 'a> Asm<'t, 'a> {
                     let g = table
                         .and_then(|tb| tb.iter().find(|g| g.opname == *w))
                         .ok_or_else(|| {
-                            self.error_at(
-                                t,
+                            error_at(
+                                &t,
                                 format!(
                                     "`{w}` is not an instruction of {}",
                                     set_name
@@ -728,7 +800,7 @@ impl<'t, 'a> Asm<'t, 'a> {
     fn enumerant(&mut self, inst: &mut Inst<'_>, kind: K) -> Result<(), Error> {
         let t = self.expect(&format!("a {kind:?} operand"), inst)?;
         let Tok::Word(w) = &t.tok else {
-            return Err(self.error_at(t, format!("expected a {kind:?} operand")));
+            return Err(error_at(&t, format!("expected a {kind:?} operand")));
         };
         let value = if is_mask(kind) {
             let mut bits = 0u32;
@@ -736,14 +808,14 @@ impl<'t, 'a> Asm<'t, 'a> {
                 bits |= parse_int(part, 32, false)
                     .map(|v| v as u32)
                     .or_else(|| mask_bit(kind, part))
-                    .ok_or_else(|| self.error_at(t, format!("`{part}` is not a {kind:?} flag")))?;
+                    .ok_or_else(|| error_at(&t, format!("`{part}` is not a {kind:?} flag")))?;
             }
             bits
         } else {
             parse_int(w, 32, false)
                 .map(|v| v as u32)
                 .or_else(|| enum_value(kind, w))
-                .ok_or_else(|| self.error_at(t, format!("`{w}` is not a {kind:?} value")))?
+                .ok_or_else(|| error_at(&t, format!("`{w}` is not a {kind:?} value")))?
         };
         inst.ops.push(value);
         match kind {

@@ -10,7 +10,7 @@
 //! [`decode_reference`] is that whole-module parse; a test and a fuzz target check that
 //! both agree (`spirv::decode_instructions`).
 
-use super::{Inst, Location, Op, Operand, op_name_of};
+use super::{Header, IdTable, Inst, Location, Op, Operand, op_name_of};
 use crate::error::{Error, ErrorKind};
 use rspirv::grammar::{Instruction as Grammar, OperandKind as K, OperandQuantifier as Q};
 use std::sync::OnceLock;
@@ -32,14 +32,16 @@ enum Width {
 /// such a type, as rspirv tracks them.
 #[derive(Clone, Debug)]
 pub(super) struct Widths {
-    dense: Vec<Width>,
+    /// Ids below the bound.
+    dense: IdTable<Width>,
+    /// Ids at or above it (an error later, but tracked as rspirv does).
     sparse: foldhash::HashMap<u32, Width>,
 }
 
 impl Widths {
-    fn new(bound: u32) -> Self {
+    fn new(header: Header) -> Self {
         Widths {
-            dense: vec![Width::Unknown; bound as usize],
+            dense: header.id_table(Width::Unknown),
             sparse: Default::default(),
         }
     }
@@ -393,9 +395,9 @@ fn fast(
 
 /// Decodes every instruction (`offsets` from `instruction_offsets`).
 #[cfg(any(test, feature = "fuzzing"))]
-pub(super) fn decode(words: &[u32], offsets: &[usize], bound: u32) -> Result<Vec<Inst>, Error> {
+pub(super) fn decode(words: &[u32], offsets: &[usize], header: Header) -> Result<Vec<Inst>, Error> {
     let mut insts = Vec::with_capacity(offsets.len());
-    decode_each(words, offsets, bound, |inst| insts.push(inst))?;
+    decode_each(words, offsets, header, |inst| insts.push(inst))?;
     Ok(insts)
 }
 
@@ -404,10 +406,10 @@ pub(super) fn decode(words: &[u32], offsets: &[usize], bound: u32) -> Result<Vec
 pub(super) fn decode_each(
     words: &[u32],
     offsets: &[usize],
-    bound: u32,
+    header: Header,
     mut each: impl FnMut(Inst),
 ) -> Result<Widths, Error> {
-    let mut widths = Widths::new(bound);
+    let mut widths = Widths::new(header);
     for &at in offsets {
         let inst = decode_one(words, at, &widths)?;
         widths.track(&inst);

@@ -14,12 +14,14 @@ pub(crate) mod cfg;
 pub mod check;
 mod decode;
 mod facts;
+pub(crate) mod ids;
 mod inst;
 pub(crate) mod opclass;
 
 pub use check::limits;
 pub use facts::ExtSet;
 pub(crate) use facts::{Facts, ModuleFacts};
+pub(crate) use ids::IdTable;
 pub use inst::{Inst, Operand};
 
 use crate::error::{Error, ErrorKind, Location};
@@ -27,8 +29,9 @@ pub use spirv::Op;
 
 /// SPIR-V magic number.
 pub const MAGIC: u32 = 0x0723_0203;
-/// The largest id bound accepted (`spirv-val`'s default limit, 4194303): per-id tables
-/// are dense, so the bound decides their size.
+/// The largest id bound accepted (`spirv-val`'s default limit, 4194303). Per-id tables
+/// are dense only when the bound is small next to the module ([`ids`]), so a large bound
+/// in a small module costs no memory.
 pub const MAX_ID_BOUND: u32 = 0x3F_FFFF;
 
 /// The module header.
@@ -38,6 +41,16 @@ pub struct Header {
     pub version: (u8, u8),
     /// Id bound.
     pub bound: u32,
+    /// Whether per-id tables are vectors (ids dense in the module) or hash maps (a bound
+    /// far above what the module's size can define): [`ids::dense`].
+    pub(crate) dense_ids: bool,
+}
+
+impl Header {
+    /// A table with an entry per id below the bound, each `empty` at first.
+    pub(crate) fn id_table<T: Clone>(&self, empty: T) -> IdTable<T> {
+        IdTable::new(self.bound, self.dense_ids, empty)
+    }
 }
 
 /// A basic block: its label and its instructions, the terminator last.
@@ -123,7 +136,7 @@ pub struct Module {
     /// Functions in order.
     pub functions: Vec<Function>,
     /// What defines each id (the opcode), for ids below the bound.
-    pub(crate) def_op: Vec<Option<Op>>,
+    pub(crate) def_op: IdTable<Option<Op>>,
     /// Gathered by the checks.
     pub(crate) facts: Facts,
     /// Read from the preamble at load.
@@ -204,10 +217,9 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     // Instructions are filed as they are decoded (no second copy of the module); a
     // decoding error anywhere still comes before a structure error, and that before an
     // id defined twice or out of bound.
-    let bound = header.bound;
     let mut sections = Sections::new(header, streaming, true);
     let mut structure: Result<(), Error> = Ok(());
-    let widths = decode::decode_each(words, &offsets, bound, |inst| {
+    let widths = decode::decode_each(words, &offsets, header, |inst| {
         if structure.is_ok() {
             structure = sections.push(inst);
         }
@@ -328,7 +340,7 @@ pub fn decode_instructions(words: &[u32], reference: bool) -> Result<Vec<Inst>, 
     if reference {
         decode::decode_reference(words, &offsets)
     } else {
-        decode::decode(words, &offsets, header.bound)
+        decode::decode(words, &offsets, header)
     }
 }
 
@@ -362,6 +374,7 @@ fn read_header(words: &[u32]) -> Result<Header, Error> {
     Ok(Header {
         version: (major, minor),
         bound,
+        dense_ids: ids::dense(bound, words.len()),
     })
 }
 
@@ -578,9 +591,9 @@ impl Sections {
                 globals: Vec::new(),
                 functions: Vec::new(),
                 def_op: if define {
-                    vec![None; header.bound as usize]
+                    header.id_table(None)
                 } else {
-                    Vec::new()
+                    IdTable::new(0, true, None)
                 },
                 facts: Facts::default(),
                 module_facts: ModuleFacts::default(),

@@ -4,14 +4,16 @@
 //! A driver hands spirv-lift whatever an application gives it (SPEC §6): no input may
 //! make it allocate gigabytes, print gigabytes, run for minutes or recurse off the
 //! stack. Every limit is a constant below with a [`ErrorKind::LimitExceeded`] error.
-//! Where `spirv-val` has a universal limit for the same quantity, ours has its value, so
-//! a module `spirv-val` accepts is never rejected for size.
+//! Where `spirv-val` has a limit for the same quantity, ours has its value; the others
+//! (module size, instructions, type depth, elements, blocks) are ours alone, and a module
+//! `spirv-val` accepts can exceed them (README's limits table lists both).
 //!
 //! | limit | value | why |
 //! |---|---|---|
 //! | [`MAX_MODULE_WORDS`] | 2²⁴ (64 MiB) | decoded operands take ~8× the input's bytes |
 //! | [`MAX_INSTRUCTIONS`] | 2²² | one `Inst` plus lowering state per instruction |
-//! | [`crate::spirv::MAX_ID_BOUND`] | 0x3F_FFFF | dense per-id tables (`spirv-val`'s bound) |
+//! | [`MAX_TEXT_BYTES`] | 2²⁸ | SPIR-V assembly text, before it is assembled |
+//! | [`crate::spirv::MAX_ID_BOUND`] | 0x3F_FFFF | `spirv-val`'s bound (per-id tables are sparse when the bound is far above the module's size) |
 //! | [`MAX_TYPE_DEPTH`] | 512 | type walks in lowering and printing recurse per level |
 //! | [`MAX_STRUCT_DEPTH`] | 255 | `spirv-val`'s struct nesting limit |
 //! | [`MAX_STRUCT_MEMBERS`] | 16383 | `spirv-val`'s limit |
@@ -32,6 +34,9 @@ use crate::spirv::{Function, Inst, Module, Op, Operand};
 
 /// Largest module accepted, in 32-bit words (64 MiB).
 pub const MAX_MODULE_WORDS: usize = 1 << 24;
+/// Largest SPIR-V assembly text accepted, in bytes (256 MiB: four bytes of text per
+/// byte of the largest binary module; `spirv-dis` prints about three).
+pub const MAX_TEXT_BYTES: usize = 1 << 28;
 /// Largest number of instructions in a module.
 pub const MAX_INSTRUCTIONS: usize = 1 << 22;
 /// Deepest type nesting (each array, vector, matrix, struct or pointer level counts one):

@@ -16,7 +16,7 @@ mod dominance;
 pub mod limits;
 mod values;
 
-use super::{Facts, Function, Inst, Module, Op};
+use super::{Facts, Function, IdTable, Inst, Module, Op};
 use crate::error::{Error, ErrorKind};
 use std::borrow::Cow;
 
@@ -46,8 +46,8 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
     header_insts(module).try_for_each(|i| uses.check(i, &mut |_| {}))?;
     let mut values = values::ValueChecker::new(module)?;
     let mut limits = limits::LimitChecker::new(module)?;
-    let global_var: Vec<bool> = {
-        let mut v = vec![false; def_op.len()];
+    let global_var = {
+        let mut v = module.header.id_table(false);
         for inst in module.globals.iter().filter(|i| i.op == Op::Variable) {
             if let Some(slot) = inst.result_id.and_then(|id| v.get_mut(id as usize)) {
                 *slot = true;
@@ -106,7 +106,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
 
 /// What the per-instruction id checks need.
 struct Uses<'a> {
-    def_op: &'a [Option<Op>],
+    def_op: &'a IdTable<Option<Op>>,
     /// Kernels may pass scopes and semantics as runtime values.
     kernel: bool,
     /// Extended-instruction imports whose instructions are dropped (not checked).
