@@ -222,6 +222,11 @@ def gen_functions(n):
         m.f(OP_RETURN_VALUE, b)
         m.f(OP_FUNCTION_END)
         fns.append(fn)
+    return main_calling(m, fns)
+
+
+def main_calling(m, fns):
+    """Ends `m` with a main that calls each of `fns` once, each on the last result."""
     v = m.main_begin()
     for fn in fns:
         r = m.id()
@@ -315,13 +320,7 @@ def gen_nesting(n):
             inner, inner_l = phi, merges[d]
         m.f(OP_RETURN_VALUE, inner)
         m.f(OP_FUNCTION_END)
-    v = m.main_begin()
-    for fn in fns:
-        r = m.id()
-        m.f(OP_FUNCTION_CALL, m.int, r, fn, v)
-        v = r
-    m.main_end(v)
-    return m
+    return main_calling(m, fns)
 
 
 def gen_names(n):
