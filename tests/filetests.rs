@@ -14,8 +14,10 @@
 //!   emit (blocks out of dominance order, SPEC §6): `spirv-val` must reject the input
 //!   with a message containing `<text>`, and the translator must still accept it.
 //!
-//! For each file the test assembles the input, checks it with `spirv-val`, translates
-//! it, verifies the output with `opt-19` and `opt-22 -passes=verify`, and compares it
+//! Each file is a test of its own, named for it (`build.rs` writes them), so
+//! `cargo test --release --test filetests vector_math` runs one. For each file the test
+//! assembles the input (with `spirv-as`, and with spirv-lift's own assembler, which must
+//! give the same words), checks it with `spirv-val`, translates it, verifies the output with `opt-19` and `opt-22 -passes=verify`, and compares it
 //! with the expected section. `SPIRV_LIFT_BLESS=1 cargo test --release --test filetests`
 //! rewrites the expected sections with the actual output instead of comparing (a file
 //! whose output fails verification still fails).
@@ -214,6 +216,32 @@ fn run_filetest(path: &Path, bless: bool) -> Result<(), String> {
         .to_string();
 
     let mut problems = Vec::new();
+    // The in-process assembler (what `spirv-lift x.spvasm` uses) must give spirv-as's
+    // words, the generator word aside.
+    match spirv_lift::assemble(&test.input) {
+        Ok(ours) => {
+            let theirs = common::words_le(&binary);
+            let differ = ours.len() != theirs.len()
+                || ours
+                    .iter()
+                    .zip(&theirs)
+                    .enumerate()
+                    .any(|(i, (a, b))| i != 2 && a != b);
+            if differ {
+                let at = ours
+                    .iter()
+                    .zip(&theirs)
+                    .enumerate()
+                    .position(|(i, (a, b))| i != 2 && a != b);
+                problems.push(format!(
+                    "spirv_lift::assemble differs from spirv-as (first at word {at:?}; {} and {} words)",
+                    ours.len(),
+                    theirs.len()
+                ));
+            }
+        }
+        Err(e) => problems.push(format!("spirv_lift::assemble refuses the input: {e}")),
+    }
     for opt in ["opt-19", "opt-22"] {
         if let Err(e) = common::verify_with_opt(&output, opt) {
             problems.push(e.trim_end().to_string());
@@ -244,35 +272,38 @@ fn run_filetest(path: &Path, bless: bool) -> Result<(), String> {
     }
 }
 
-#[test]
-fn filetests() {
+// One test per file (`build.rs` writes them): `cargo test --release --test filetests NAME`
+// runs one.
+include!(concat!(env!("OUT_DIR"), "/filetests.rs"));
+
+fn check_filetest(name: &str) {
     for t in ["spirv-as", "spirv-val", "opt-19", "opt-22"] {
         common::tool(t);
     }
-    let paths = filetest_paths();
-    assert!(
-        paths.len() >= 14,
-        "only {} filetests in tests/filetests/",
-        paths.len()
-    );
-    let bless = bless_mode();
-    let results =
-        common::parallel_map(&paths, common::oracle_threads(), |p| run_filetest(p, bless));
-    let failures: Vec<String> = paths
+    let path = common::repo_root().join("tests/filetests").join(name);
+    if let Err(e) = run_filetest(&path, bless_mode()) {
+        panic!("filetest {name} failed:\n{e}");
+    }
+}
+
+#[test]
+fn every_filetest_has_its_test() {
+    let on_disk: Vec<String> = filetest_paths()
         .iter()
-        .zip(results)
-        .filter_map(|(p, r)| {
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-            r.err()
-                .map(|e| format!("=== {} ===\n{e}", name.unwrap_or_default()))
-        })
+        .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
         .collect();
     assert!(
-        failures.is_empty(),
-        "{} of {} filetests failed:\n\n{}",
-        failures.len(),
-        paths.len(),
-        failures.join("\n\n")
+        on_disk.len() >= 14,
+        "only {} filetests in tests/filetests/",
+        on_disk.len()
+    );
+    let mut generated: Vec<String> = GENERATED.iter().map(|s| s.to_string()).collect();
+    generated.sort();
+    let mut sorted = on_disk.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted, generated,
+        "the tests build.rs wrote are not the files in tests/filetests/ (rebuild)"
     );
 }
 
