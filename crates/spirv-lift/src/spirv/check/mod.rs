@@ -143,6 +143,22 @@ impl Uses<'_> {
         {
             return Err(inst.invalid(format!("result type %{t} is not a type")));
         }
+        // Only a function, a call and an extended instruction may have a void result, and
+        // no instruction a function type (LLVM has no such values: `%x = call void`,
+        // `load void` are rejected).
+        if let Some(t) = inst.result_type {
+            match def_op.get(t as usize).copied().flatten() {
+                Some(Op::TypeVoid)
+                    if !matches!(inst.op, Op::Function | Op::FunctionCall | Op::ExtInst) =>
+                {
+                    return Err(inst.invalid(format!("result type %{t} is void")));
+                }
+                Some(Op::TypeFunction) => {
+                    return Err(inst.invalid(format!("result type %{t} is a function type")));
+                }
+                _ => {}
+            }
+        }
         for (i, operand) in inst.operands.iter().enumerate() {
             if let super::Operand::IdScope(id) | super::Operand::IdMemorySemantics(id) = operand {
                 let op = def_op.get(*id as usize).copied().flatten();
