@@ -586,12 +586,33 @@ fn is_atomic(op: Op) -> bool {
     crate::spirv::opclass::atomic(op).is_some_and(crate::spirv::opclass::Atomic::typed_by_pointee)
 }
 
-/// An atomic's result and value operands have the pointer's pointee type.
+/// An atomic's pointee is a scalar of the kind its operation works on (integers for the
+/// integer operations and compare-exchange, floats for the `EXT` float operations, and
+/// an integer, float or pointer for load, store and exchange: what LLVM's atomic
+/// `load`, `store`, `atomicrmw` and `cmpxchg` accept), and its result and value
+/// operands have the pointer's pointee type.
 fn check_atomic(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
+    use crate::spirv::opclass::{Atomic, Rmw, atomic};
     let ptr = inst.id(0)?;
     let Some(pointee) = t.type_of.get(&ptr).and_then(|p| t.pointee.get(p)).copied() else {
         return Ok(());
     };
+    let kind_ok = |s: Scalar| match atomic(inst.op) {
+        Some(Atomic::Load | Atomic::Store | Atomic::Rmw(Rmw::Exchange)) => {
+            matches!(s, Scalar::Int(_) | Scalar::Float(_) | Scalar::Pointer(_))
+        }
+        Some(Atomic::Rmw(Rmw::FAdd | Rmw::FMin | Rmw::FMax)) => matches!(s, Scalar::Float(_)),
+        _ => matches!(s, Scalar::Int(_)),
+    };
+    if !t
+        .shape
+        .get(&pointee)
+        .is_some_and(|s| s.lanes.is_none() && kind_ok(s.scalar))
+    {
+        return Err(inst.invalid(format!(
+            "pointer %{ptr} points to %{pointee}, not a scalar of a type this atomic operation works on"
+        )));
+    }
     if let Some(r) = inst.result_type
         && r != pointee
     {
