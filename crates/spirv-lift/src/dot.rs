@@ -88,13 +88,11 @@ fn function_dot(m: &Module, fid: FuncId, regions: &Regions, out: &mut String) {
             {
                 let callee = &m.func(*c).name;
                 if let Some(kind) = callee.strip_prefix("llvm.experimental.convergence.") {
-                    let name = inst
-                        .result
-                        .map_or("", |r| f.locals[r.index()].name.as_str());
+                    let name = inst.result.map_or("", |r| f.local_name(r));
                     let _ = writeln!(text, "%{name} = {kind}");
                 } else if is_convergent_call(m, inst) {
                     let token = match convergence {
-                        Some(Value::Local(t)) => format!("%{}", f.locals[t.index()].name),
+                        Some(Value::Local(t)) => format!("%{}", f.local_name(*t)),
                         _ => "uncontrolled".to_string(),
                     };
                     let _ = writeln!(text, "convergent @{callee} [{token}]");

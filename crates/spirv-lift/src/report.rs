@@ -66,9 +66,9 @@ fn root_name(m: &Module, f: &Function, defs: &HashMap<u32, &Inst>, mut v: Value)
                 Some(InstKind::Gep { ptr, .. }) => v = *ptr,
                 Some(InstKind::Cast { v: inner, .. }) => v = *inner,
                 Some(InstKind::Alloca { .. }) => {
-                    return (format!("%{}", f.locals[l.index()].name), true);
+                    return (format!("%{}", f.local_name(l)), true);
                 }
-                _ => return (format!("%{}", f.locals[l.index()].name), false),
+                _ => return (format!("%{}", f.local_name(l)), false),
             },
             _ => break,
         }

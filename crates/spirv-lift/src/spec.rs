@@ -283,7 +283,9 @@ pub(crate) fn resolve(
                 "the literal of the specialization constant does not match its type, {ty}"
             )));
         }
-        resolved.values.insert(inst.rid()?, (inst.word, literal));
+        resolved
+            .values
+            .insert(inst.rid()?, (inst.word as usize, literal));
     }
     Ok(resolved)
 }

@@ -119,10 +119,11 @@ pub struct Block {
 }
 
 /// Information on a function-local value.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct LocalInfo {
-    /// Name, unique in the function.
-    pub name: String,
+    /// Where the name (unique in the function) is in the function's name text:
+    /// [`Function::local_name`].
+    name: (usize, usize),
     /// Type.
     pub ty: TypeId,
 }
@@ -188,6 +189,8 @@ pub struct Function {
     pub blocks: Vec<Block>,
     /// Locals (parameters and instruction results).
     pub locals: Vec<LocalInfo>,
+    /// The locals' names, one after the other (one allocation for all of them).
+    local_names: String,
     /// Comment lines printed before the definition.
     pub comments: Vec<String>,
     namer: names::LocalNamer,
@@ -213,20 +216,40 @@ impl Function {
         let keep = self.params.iter().map(|p| p.index() + 1).max().unwrap_or(0);
         self.locals.truncate(keep);
         self.locals.shrink_to_fit();
+        let names = std::mem::take(&mut self.local_names);
+        for l in &mut self.locals {
+            let (start, end) = l.name;
+            l.name = push_name(&mut self.local_names, &names[start..end]);
+        }
+        self.local_names.shrink_to_fit();
         self.namer = names::LocalNamer::default();
     }
 
     /// Creates a local with a unique name derived from `hint`.
     pub fn new_local(&mut self, hint: &str, ty: TypeId) -> LocalId {
         let name = self.namer.unique(hint);
+        let name = push_name(&mut self.local_names, &name);
         self.locals.push(LocalInfo { name, ty });
         LocalId((self.locals.len() - 1) as u32)
     }
 
-    /// Gives a local a new unique name derived from `hint`.
+    /// Room for `n` more locals (and their names) without growing.
+    pub fn reserve_locals(&mut self, n: usize) {
+        self.locals.reserve(n);
+        self.namer.reserve(n);
+    }
+
+    /// Gives a local a new unique name derived from `hint` (the old name's text stays
+    /// in the name text, unused).
     pub fn rename_local(&mut self, l: LocalId, hint: &str) {
         let name = self.namer.unique(hint);
-        self.locals[l.index()].name = name;
+        self.locals[l.index()].name = push_name(&mut self.local_names, &name);
+    }
+
+    /// The name of local `l`, unique in the function.
+    pub fn local_name(&self, l: LocalId) -> &str {
+        let (start, end) = self.locals[l.index()].name;
+        &self.local_names[start..end]
     }
 
     /// Creates a block with a unique label derived from `hint`.
@@ -430,6 +453,7 @@ impl Module {
             md: Vec::new(),
             blocks: Vec::new(),
             locals: Vec::new(),
+            local_names: String::new(),
             comments: Vec::new(),
             namer: names::LocalNamer::default(),
             released: false,
@@ -680,4 +704,11 @@ impl<'a> StreamWriter<'a> {
         }
         self.out.finish(self.result)
     }
+}
+
+/// Appends `name` to a function's name text; its start and end there.
+fn push_name(text: &mut String, name: &str) -> (usize, usize) {
+    let start = text.len();
+    text.push_str(name);
+    (start, text.len())
 }

@@ -66,13 +66,33 @@ impl Namer {
 /// the same on every run.
 #[derive(Clone, Debug, Default)]
 pub struct LocalNamer {
-    taken: HashMap<u64, u32>,
+    /// Hashes of the names given.
+    taken: foldhash::HashSet<u64>,
+    /// The last suffix given to each base that needed one (by the base's hash).
+    suffixes: HashMap<u64, u32>,
 }
 
 impl LocalNamer {
-    /// As [`Namer::unique`].
+    /// As [`Namer::unique`] (the same names in the same order).
     pub fn unique(&mut self, hint: &str) -> String {
-        unique_in_map(&mut self.taken, name_hash, hint)
+        let base = sanitize(hint);
+        let base_key = name_hash(&base);
+        if self.taken.insert(base_key) {
+            return base;
+        }
+        loop {
+            let n = self.suffixes.entry(base_key).or_insert(0);
+            *n += 1;
+            let candidate = format!("{base}.{n}");
+            if self.taken.insert(name_hash(&candidate)) {
+                return candidate;
+            }
+        }
+    }
+
+    /// Room for `n` more names without growing.
+    pub fn reserve(&mut self, n: usize) {
+        self.taken.reserve(n);
     }
 }
 

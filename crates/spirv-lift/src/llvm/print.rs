@@ -298,7 +298,7 @@ fn write_value<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, v: Value)
     match v {
         Value::Local(l) => {
             w.write_str("%")?;
-            w.write_str(&f.locals[l.index()].name)
+            w.write_str(f.local_name(l))
         }
         Value::Const(c) => write_const(w, m, m.const_of_id(c)),
         Value::Global(g) => {
@@ -377,7 +377,7 @@ fn write_function<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function) -> Res
             write!(w, " {a}")?;
         }
         if !decl {
-            write!(w, " %{}", f.locals[p.index()].name)?;
+            write!(w, " %{}", f.local_name(*p))?;
         }
     }
     if f.vararg {
@@ -426,7 +426,7 @@ fn write_align<W: Write + ?Sized>(w: &mut W, align: Option<u32>) -> Result {
 fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Inst) -> Result {
     if let Some(r) = inst.result {
         w.write_str("%")?;
-        w.write_str(&f.locals[r.index()].name)?;
+        w.write_str(f.local_name(r))?;
         w.write_str(" = ")?;
     }
     let v = |w: &mut W, x: Value| write_value(w, m, f, x);

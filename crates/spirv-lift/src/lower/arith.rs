@@ -86,7 +86,7 @@ fn fpclass_mask(op: Op) -> Option<u64> {
     })
 }
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Lowers an arithmetic or bit instruction ([`OpClass::Arithmetic`](crate::spirv::opclass::OpClass)).
     pub(super) fn lower_arithmetic(&mut self, inst: &Inst) -> Result<(), Error> {
         let op = inst.op;

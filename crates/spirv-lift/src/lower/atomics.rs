@@ -11,7 +11,7 @@ use crate::mmra::TagSet;
 use crate::spirv::Inst;
 use crate::spirv::opclass::{Atomic, Rmw};
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Lowers an atomic instruction ([`OpClass::Atomic`](crate::spirv::opclass::OpClass)).
     pub(super) fn lower_atomic(&mut self, inst: &Inst, kind: Atomic) -> Result<(), Error> {
         match kind {

@@ -11,7 +11,7 @@ use crate::llvm::{InstKind, Ordering, SyncScope, Type};
 use crate::spirv::{Inst, Op};
 use ::spirv::Scope;
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Lowers a barrier ([`OpClass::Barrier`](crate::spirv::opclass::OpClass)).
     pub(super) fn lower_barrier(&mut self, inst: &Inst) -> Result<(), Error> {
         match inst.op {

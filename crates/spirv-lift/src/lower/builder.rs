@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::llvm::{BinOp, CastOp, Const, FPred, IPred, InstKind, Type, TypeId, Value};
 use crate::spirv::Inst;
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// The width in bits of a scalar type or of a vector's elements (0 for others).
     pub fn elem_bits(&self, t: TypeId) -> u32 {
         self.cx

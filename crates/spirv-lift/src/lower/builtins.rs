@@ -53,7 +53,7 @@ pub fn type_suffix(m: &crate::llvm::Module, t: TypeId) -> String {
     }
 }
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Calls `llvm.<base>.<overloads…>` with `args`, returning a value of type `ret`.
     pub fn intrinsic(
         &mut self,
@@ -277,7 +277,7 @@ impl FnCtx<'_, '_, '_> {
             };
             args.push(a);
         }
-        let name = format!("__spirv_{}", inst.opname.trim_start_matches("Op"));
+        let name = format!("__spirv_{}", inst.opname().trim_start_matches("Op"));
         self.call_builtin(inst, &name, &args, inst.result_type, convergent)?;
         if is_image_access(inst.op) {
             let texel = inst.operands.iter().any(|o| {

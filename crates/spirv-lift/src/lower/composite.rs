@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::llvm::{self, Const, InstKind, Value};
 use crate::spirv::{Inst, Op};
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Lowers `OpUndef`, `OpCopyObject` and `OpCopyLogical`
     /// ([`OpClass::Copy`](crate::spirv::opclass::OpClass)).
     pub(super) fn lower_copy(&mut self, inst: &Inst) -> Result<(), Error> {

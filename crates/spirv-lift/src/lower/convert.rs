@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::llvm::{CastOp, FPred, InstKind, Type, TypeId, Value};
 use crate::spirv::{Inst, Op};
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Lowers a conversion ([`OpClass::Conversion`](crate::spirv::opclass::OpClass)).
     pub(super) fn lower_conversion(&mut self, inst: &Inst) -> Result<(), Error> {
         let op = inst.op;
@@ -235,7 +235,7 @@ impl FnCtx<'_, '_, '_> {
     }
 }
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// The operand of a conversion. A float-to-integer conversion decorated
     /// `FPRoundingMode` (OpenCL's `convert_<T>_rte/_rtp/_rtn`) first rounds its operand
     /// by that mode (`llvm.roundeven`, `ceil`, `floor`; RTZ is the conversion's own), so

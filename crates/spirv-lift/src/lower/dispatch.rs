@@ -13,9 +13,9 @@ use crate::error::Error;
 use crate::spirv::opclass::{self, OpClass};
 use crate::spirv::{Inst, Op};
 
-impl<'f> FnCtx<'_, '_, 'f> {
+impl FnCtx<'_, '_> {
     /// Lowers one instruction of a function body.
-    pub(super) fn lower_inst(&mut self, inst: &'f Inst) -> Result<(), Error> {
+    pub(super) fn lower_inst(&mut self, inst: &Inst) -> Result<(), Error> {
         let Some(class) = opclass::class(inst.op) else {
             return Err(inst.unsupported());
         };

@@ -15,7 +15,7 @@ use crate::spirv::{Function, Inst, Op, Operand};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// Per-function lowering state.
-pub(crate) struct FnCtx<'c, 'a, 'f> {
+pub(crate) struct FnCtx<'c, 'a> {
     pub cx: &'c mut Ctx<'a>,
     pub f: llvm::Function,
     /// The SPIR-V function id.
@@ -27,7 +27,7 @@ pub(crate) struct FnCtx<'c, 'a, 'f> {
     /// The SPIR-V label of the block being filled.
     cur_label: u32,
     /// Phis to fill: result, instruction, block, block label, index in the block.
-    phis: Vec<(LocalId, &'f Inst, BlockId, u32, usize)>,
+    phis: Vec<(LocalId, Inst, BlockId, u32, usize)>,
     /// Allocas introduced by the lowering, placed at the top of the entry block.
     pub entry_allocas: Vec<LInst>,
     /// The first type error found while emitting the current instruction.
@@ -41,10 +41,12 @@ pub(crate) struct FnCtx<'c, 'a, 'f> {
 
 /// Lowers one function body into its (already declared) LLVM function.
 /// `analyses` are the function's CFG analyses from the input checks (computed here when
-/// they are missing or do not fit the body).
+/// they are missing or do not fit the body). The body is consumed as it is lowered:
+/// each instruction is freed once lowered (phis are kept until they are filled), so a
+/// long function is not held twice, as SPIR-V and as LLVM.
 pub(crate) fn lower_function(
     cx: &mut Ctx<'_>,
-    func: &Function,
+    mut func: Function,
     analyses: Option<FunctionAnalyses>,
 ) -> Result<Regions, Error> {
     let spv_id = func.id();
@@ -56,8 +58,9 @@ pub(crate) fn lower_function(
         .ok_or_else(|| func.def.invalid("function was not declared"))?;
     let analyses = match analyses {
         Some(a) if a.cfg.num_blocks() == func.blocks.len() => a,
-        _ => crate::spirv::cfg::analyses(func)?,
+        _ => crate::spirv::cfg::analyses(&func)?,
     };
+    let merges = crate::spirv::cfg::merge_infos(&func);
     let cfg = &analyses.cfg;
     let mut f = cx.m.take_function(fid);
     let mut blocks = HashMap::new();
@@ -94,7 +97,7 @@ pub(crate) fn lower_function(
         ptr_shapes: HashMap::new(),
     };
     if !fx.cx.const_samplers.is_empty() {
-        fx.materialize_samplers(func)?;
+        fx.materialize_samplers(&func)?;
     }
     for (var, vi) in fx.cx.resource_values(spv_id) {
         if let Some(slot) = fx.cx.values.get_mut(var as usize) {
@@ -102,17 +105,24 @@ pub(crate) fn lower_function(
         }
     }
     if !fx.cx.amd_builtins.is_empty() {
-        fx.materialize_amdgcn_builtins(func)?;
+        fx.materialize_amdgcn_builtins(&func)?;
     }
     if !fx.cx.buffer_handles.is_empty() {
-        fx.materialize_buffer_handles(func)?;
+        fx.materialize_buffer_handles(&func)?;
     }
+    // Most instructions give one LLVM instruction and result: sized once, so that the
+    // vectors of a long function or block do not grow by doubling.
+    let results = func.blocks.iter().flat_map(|b| &b.insts);
+    fx.f.reserve_locals(results.filter(|i| i.result_id.is_some()).count());
     for &b in cfg.rpo() {
-        let block = &func.blocks[b.index()];
+        let block = &mut func.blocks[b.index()];
         fx.cur = fx.blocks[&block.id()];
         fx.cur_label = block.id();
-        for inst in &block.insts {
-            fx.lower_inst(inst).map_err(|e| e.or_at(&inst.location()))?;
+        let insts = std::mem::take(&mut block.insts);
+        fx.f.blocks[fx.cur.index()].insts.reserve(insts.len());
+        for inst in insts {
+            fx.lower_inst(&inst)
+                .map_err(|e| e.or_at(&inst.location()))?;
             if let Some(msg) = fx.type_error.take() {
                 return Err(inst.invalid(format!("{msg}: the operand and result types disagree")));
             }
@@ -133,7 +143,7 @@ pub(crate) fn lower_function(
         .collect();
     let regions = crate::convergence::regions::compute(
         &analyses,
-        &crate::spirv::cfg::merge_infos(func),
+        &merges,
         fx.cx.kernel,
         &to_llvm,
         fx.f.blocks.len(),
@@ -143,7 +153,7 @@ pub(crate) fn lower_function(
     Ok(regions)
 }
 
-impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
+impl<'c, 'a> FnCtx<'c, 'a> {
     /// The lowered value of an id (constant, global, or a local of this function).
     pub fn val(&self, id: u32) -> Result<Value, Error> {
         self.info(id).map(|i| i.v)
@@ -182,7 +192,6 @@ impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
     pub fn define_variable(&mut self, id: u32, ptr_ty: u32, v: Value) -> Result<(), Error> {
         let var = Inst {
             op: ::spirv::Op::Variable,
-            opname: "Variable",
             word: 0,
             result_type: Some(ptr_ty),
             result_id: Some(id),
@@ -197,9 +206,10 @@ impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
         let spv_ty = inst.rty()?;
         if let Value::Local(l) = v {
             // A value built by a helper under a temporary name takes the result's name.
-            if self.f.locals[l.index()].name.starts_with("t")
-                && self.f.locals[l.index()]
-                    .name
+            if self.f.local_name(l).starts_with("t")
+                && self
+                    .f
+                    .local_name(l)
                     .trim_start_matches('t')
                     .trim_start_matches('.')
                     .bytes()
@@ -267,7 +277,7 @@ impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
 
     /// Lowers `OpPhi` (filled once every block is lowered), a terminator or
     /// `OpFunctionCall` ([`OpClass::Control`](crate::spirv::opclass::OpClass)).
-    pub(super) fn lower_control(&mut self, inst: &'f Inst) -> Result<(), Error> {
+    pub(super) fn lower_control(&mut self, inst: &Inst) -> Result<(), Error> {
         match inst.op {
             Op::Phi => {
                 let ty = self.cx.llty(inst.rty()?)?;
@@ -282,7 +292,7 @@ impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
                     },
                 ));
                 let at = self.f.blocks[self.cur.index()].insts.len() - 1;
-                self.phis.push((l, inst, self.cur, block_label, at));
+                self.phis.push((l, inst.clone(), self.cur, block_label, at));
                 self.define(inst, Value::Local(l))
             }
             Op::Branch => {
@@ -349,7 +359,6 @@ impl<'c, 'a, 'f> FnCtx<'c, 'a, 'f> {
             ];
             let fake = Inst {
                 op: Op::ConstantSampler,
-                opname: "OpConstantSampler",
                 word: 0,
                 result_type: Some(ty),
                 result_id: Some(id),

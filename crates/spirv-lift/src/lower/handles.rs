@@ -132,7 +132,7 @@ impl Ctx<'_> {
     }
 }
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Gets a pointer to each buffer-handle block the function uses, at its start.
     pub fn materialize_buffer_handles(&mut self, func: &Function) -> Result<(), Error> {
         let used = Self::used_ids_where(func, |id| self.cx.buffer_handles.contains_key(&id));

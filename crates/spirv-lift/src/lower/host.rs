@@ -363,7 +363,7 @@ impl Ctx<'_> {
     }
 }
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// `OpArrayLength` on the host: `(spirv_lift.buffer_size(block) - offset) / stride`,
     /// where the runtime's `i64 spirv_lift.buffer_size(ptr)` is the byte size of the buffer
     /// bound at that address, and the offset and stride are the runtime array member's
@@ -501,7 +501,7 @@ fn gep_load(
     v
 }
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// OpenCL.std `printf` on the host: no variadic call (whose C ABI for vectors the
     /// runtime could not read portably) but `i32 spirv_lift.printf(ptr format, i32 n, ptr
     /// args)`, where `args` is `[n x { i64 kind, ptr value }]`: each argument is stored in

@@ -604,7 +604,7 @@ impl Segment {
     }
 }
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// `OpAccessChain` and its variants: a `getelementptr` over the memory type of the
     /// base pointer, with each SPIR-V index mapped through the layout (member to field,
     /// wrapper indices after strided elements); a column of a row-major matrix starts a

@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::llvm::{BinOp, Const, InstKind, TypeId, Value};
 use crate::spirv::{Inst, Op};
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Lowers a vector or matrix product or `OpTranspose`
     /// ([`OpClass::Matrix`](crate::spirv::opclass::OpClass)).
     pub(super) fn lower_matrix(&mut self, inst: &Inst) -> Result<(), Error> {

@@ -57,7 +57,7 @@ fn memory_access(inst: &Inst, i: usize) -> Access {
     a
 }
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Lowers a memory instruction ([`OpClass::Memory`](crate::spirv::opclass::OpClass)).
     pub(super) fn lower_memory(&mut self, inst: &Inst) -> Result<(), Error> {
         match inst.op {

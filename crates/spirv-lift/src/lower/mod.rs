@@ -238,8 +238,7 @@ pub(crate) fn lower_module_into(
         let Some(fid) = fids[i] else { continue };
         let f = source.take(i, words)?;
         let analyses = facts.analyses.get_mut(i).and_then(Option::take);
-        let regions = func::lower_function(&mut cx, &f, analyses)?;
-        drop(f);
+        let regions = func::lower_function(&mut cx, f, analyses)?;
         if cx.opts.convergence {
             crate::convergence::place::place(&mut cx.m, fid, &regions);
             if cx.opts.target == Target::Amdgcn {

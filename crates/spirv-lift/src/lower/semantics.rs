@@ -44,7 +44,7 @@ pub fn sync_scope(scope: u32, target: Target) -> SyncScope {
     })
 }
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Reads a scope operand; a non-constant one, or a specialization constant left at its
     /// default (which may change after translation), widens to system scope. A
     /// specialization constant whose value was set is a known scope.

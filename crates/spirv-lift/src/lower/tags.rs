@@ -106,7 +106,7 @@ impl Ctx<'_> {
     }
 }
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// The `sync-as` tag of a plain access through `ptr`, if its space is concrete.
     pub fn space_tag(&self, ptr: Value) -> Option<Tag> {
         match self.cx.m.type_of_id(self.ll_type_of(ptr)) {

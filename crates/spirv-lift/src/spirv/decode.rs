@@ -114,6 +114,16 @@ fn table() -> &'static Table {
     })
 }
 
+/// The grammar's name of `op` (without `Op`), from the decoder's opcode table.
+pub(crate) fn op_name(op: Op) -> &'static str {
+    table()
+        .entries
+        .get(op as usize)
+        .copied()
+        .flatten()
+        .map_or("Unknown", |(g, _)| g.opname)
+}
+
 /// An enumerant operand read with the `spirv` crate's `from_u32` (value enums) or
 /// `from_bits` (masks); a value it does not know goes to rspirv.
 macro_rules! enumerant {
@@ -291,7 +301,11 @@ fn fast(
     let mut r = Reader { words, at: 0 };
     let mut result_type = None;
     let mut result_id = None;
-    let mut operands = Vec::with_capacity(words.len());
+    // One operand per word at most, after the result type and id (exact for ids and
+    // 32-bit literals, which most operands are).
+    let results = g.operands.iter().take(2);
+    let results = results.filter(|o| matches!(o.kind, K::IdResultType | K::IdResult));
+    let mut operands = Vec::with_capacity(words.len().saturating_sub(results.count()));
     let mut li = 0;
     while let Some(lo) = g.operands.get(li) {
         if !r.more() {
@@ -385,8 +399,7 @@ fn fast(
     }
     Ok(Inst {
         op: g.opcode,
-        opname: g.opname,
-        word,
+        word: word as u32,
         result_type,
         result_id,
         operands,

@@ -9,10 +9,8 @@ use spirv::Op;
 pub struct Inst {
     /// The opcode.
     pub op: Op,
-    /// The `Op…` name, for messages.
-    pub opname: &'static str,
-    /// Word offset of the instruction's first word.
-    pub word: usize,
+    /// Word offset of the instruction's first word (a module has fewer than 2^32 words).
+    pub word: u32,
     /// Result type id.
     pub result_type: Option<u32>,
     /// Result id.
@@ -25,19 +23,23 @@ impl Inst {
     pub(crate) fn from_dr(inst: rspirv::dr::Instruction, word: usize) -> Inst {
         Inst {
             op: inst.class.opcode,
-            opname: inst.class.opname,
-            word,
+            word: word as u32,
             result_type: inst.result_type,
             result_id: inst.result_id,
             operands: inst.operands,
         }
     }
 
+    /// The opcode's name without `Op`, for messages.
+    pub fn opname(&self) -> &'static str {
+        super::decode::op_name(self.op)
+    }
+
     /// This instruction's location, for errors.
     pub fn location(&self) -> Location {
         Location {
-            word: Some(self.word),
-            opcode: Some(self.opname),
+            word: Some(self.word as usize),
+            opcode: Some(self.opname()),
             result_id: self.result_id,
         }
     }
@@ -54,7 +56,7 @@ impl Inst {
 
     /// An unsupported-instruction error at this instruction.
     pub fn unsupported(&self) -> Error {
-        Error::at(ErrorKind::Unsupported(self.opname), self.location())
+        Error::at(ErrorKind::Unsupported(self.opname()), self.location())
     }
 
     /// An unsupported-form error at this instruction.

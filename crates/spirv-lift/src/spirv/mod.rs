@@ -304,7 +304,7 @@ fn decode_function(
 ) -> Result<Function, Error> {
     let (start, end) = f.span;
     let mut sections = Sections::new(header, false, false);
-    for n in start..end {
+    let at = |n: u32| -> Result<usize, Error> {
         let at = bodies.offsets.get(n as usize).copied().unwrap_or(u32::MAX) as usize;
         // The words must be the ones the module was loaded from (checked, not assumed:
         // an instruction must fit in them).
@@ -316,7 +316,18 @@ fn decode_function(
                 "the words of a function body were not given".into(),
             )));
         }
-        sections.push(decode::decode_one(words, at, &bodies.widths)?)?;
+        Ok(at)
+    };
+    // Block sizes first (one pass over the opcodes), so that no block's vector grows.
+    for n in start..end {
+        if words[at(n)?] & 0xFFFF == Op::Label as u32 {
+            sections.block_sizes.push(0);
+        } else if let Some(size) = sections.block_sizes.last_mut() {
+            *size += 1;
+        }
+    }
+    for n in start..end {
+        sections.push(decode::decode_one(words, at(n)?, &bodies.widths)?)?;
     }
     let missing = || {
         Error::new(ErrorKind::InvalidStructure(
@@ -580,6 +591,11 @@ struct Sections {
     define_error: Option<Error>,
     /// Instructions filed so far.
     count: u32,
+    /// When known in advance, the number of instructions after each block's label (so
+    /// each block's vector is allocated once, at its size), in order.
+    block_sizes: Vec<u32>,
+    /// Blocks started so far.
+    blocks_started: usize,
 }
 
 impl Sections {
@@ -605,6 +621,8 @@ impl Sections {
             define,
             define_error: None,
             count: 0,
+            block_sizes: Vec::new(),
+            blocks_started: 0,
         }
     }
 
@@ -637,7 +655,7 @@ impl Sections {
                 self.func = Some(Function {
                     def: inst,
                     params: Vec::new(),
-                    blocks: Vec::new(),
+                    blocks: Vec::with_capacity(self.block_sizes.len()),
                     span: (n, n),
                     dropped_blocks: 0,
                 });
@@ -661,9 +679,11 @@ impl Sections {
                         format!("block %{} has no terminator before this label", b.id()),
                     ));
                 }
+                let size = self.block_sizes.get(self.blocks_started).copied();
+                self.blocks_started += 1;
                 self.block = Some(BasicBlock {
                     label: inst,
-                    insts: Vec::new(),
+                    insts: Vec::with_capacity(size.unwrap_or(0) as usize),
                 });
             }
             Op::FunctionEnd => {

@@ -26,7 +26,7 @@ use crate::lower::func::FnCtx;
 use crate::spirv::Function;
 use ::spirv::BuiltIn as B;
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Computes the built-ins this function uses into entry-block allocas.
     pub fn materialize_amdgcn_builtins(&mut self, func: &Function) -> Result<(), Error> {
         let used = Self::used_ids_where(func, |id| self.cx.amd_builtins.contains_key(&id));

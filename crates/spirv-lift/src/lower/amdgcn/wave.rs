@@ -39,7 +39,7 @@ enum LaneOp {
     Permute(Value),
 }
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Lowers a subgroup operation to AMDGPU intrinsics when one maps to it; `false`
     /// leaves it to the builtin call.
     pub fn lower_amdgcn_subgroup(&mut self, inst: &Inst) -> Result<bool, Error> {

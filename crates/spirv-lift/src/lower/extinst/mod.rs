@@ -12,7 +12,7 @@ use crate::llvm::{BinOp, CastOp, FPred, IPred, InstKind, Type, Value};
 use crate::spirv::Inst;
 use tables::{Expansion, ExtKind, ExtOp, Signedness};
 
-impl FnCtx<'_, '_, '_> {
+impl FnCtx<'_, '_> {
     /// Lowers an `OpExtInst`.
     pub fn lower_ext_inst(&mut self, inst: &Inst) -> Result<(), Error> {
         let set = inst.id(0)?;

@@ -724,7 +724,7 @@ fn check_conversion(t: &ValueTypes, inst: &Inst, ptr_bits: u32) -> Result<(), Er
     }
     Err(inst.invalid(format!(
         "Op{} cannot convert %{from} of type %{} to type %{}",
-        inst.opname,
+        inst.opname(),
         t.type_of.get(&from).copied().unwrap_or(0),
         inst.result_type.unwrap_or(0)
     )))
