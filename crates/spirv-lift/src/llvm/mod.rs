@@ -436,6 +436,11 @@ impl Module {
         id
     }
 
+    /// Room for `n` more functions without growing.
+    pub(crate) fn reserve_functions(&mut self, n: usize) {
+        self.functions.reserve(n);
+    }
+
     /// Adds a function with a unique name derived from `hint` and returns its id.
     pub(crate) fn add_function(&mut self, hint: &str, ret: TypeId, cc: CallConv) -> FuncId {
         // A function's value type, `ptr`, exists for `value_type`.

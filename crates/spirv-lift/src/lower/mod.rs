@@ -166,8 +166,13 @@ pub(crate) fn lower_module_into(
             matches!(i.op, Op::Decorate | Op::DecorateId | Op::DecorateString)
         })
         .collect();
+    // Names too: their strings move into the name map.
+    let names: Vec<Inst> = spv.preamble.extract_if(.., |i| i.op == Op::Name).collect();
     spv.preamble.shrink_to_fit();
     let mut cx = Ctx::new(&spv, functions, &facts, opts, spec_values)?;
+    // Every SPIR-V function, and room for the declarations of built-in functions.
+    cx.m.reserve_functions(functions.len() + 64);
+    cx.read_names(names)?;
     cx.read_decorations(decorates)?;
     cx.read_preamble(&facts)?;
     cx.m.triple = cx.triple();
@@ -237,7 +242,7 @@ pub(crate) fn lower_module_into(
     for i in 0..fids.len() {
         let Some(fid) = fids[i] else { continue };
         let f = source.take(i, words)?;
-        let analyses = facts.analyses.get_mut(i).and_then(Option::take);
+        let analyses = facts.analyses.get_mut(i).and_then(Option::take).map(|a| *a);
         let regions = func::lower_function(&mut cx, f, analyses)?;
         if cx.opts.convergence {
             crate::convergence::place::place(&mut cx.m, fid, &regions);
@@ -317,7 +322,24 @@ impl<'a> Ctx<'a> {
                 return Err(inst.err("expected a decoration"));
             };
             let rest = inst.operands.split_off(2);
-            self.decorations.entry(target).or_default().push((d, rest));
+            // Most ids have one decoration: no room for more until a second comes.
+            let decos = self.decorations.entry(target);
+            decos
+                .or_insert_with(|| Vec::with_capacity(1))
+                .push((d, rest));
+        }
+        Ok(())
+    }
+
+    /// Files `OpName`s by target (a later name of an id replaces an earlier one).
+    fn read_names(&mut self, names: Vec<Inst>) -> Result<(), Error> {
+        self.names.reserve(names.len());
+        for mut inst in names {
+            let target = inst.id(0)?;
+            inst.string(1)?;
+            if let Some(Operand::LiteralString(name)) = inst.operands.get_mut(1) {
+                self.names.insert(target, std::mem::take(name));
+            }
         }
         Ok(())
     }
@@ -358,9 +380,6 @@ impl<'a> Ctx<'a> {
                     if let Ok(func) = inst.id(0) {
                         self.exec_modes.entry(func).or_default().push(inst);
                     }
-                }
-                Op::Name => {
-                    self.names.insert(inst.id(0)?, inst.string(1)?.to_string());
                 }
                 Op::MemberDecorate => {
                     if let Operand::Decoration(d) = inst.operand(2)? {

@@ -128,7 +128,12 @@ pub(crate) struct Facts {
     pub global_vars: Vec<Vec<u32>>,
     /// Per function: whether its body has an instruction `is_convergent` says is one.
     pub convergent_op: Vec<bool>,
-    /// Per function with a body: its CFG analyses, computed once for the dominance check
-    /// and taken by the lowering.
-    pub analyses: Vec<Option<FunctionAnalyses>>,
+    /// Per function with a body of [`KEEP_ANALYSES`] blocks or more: its CFG analyses,
+    /// computed for the dominance check and taken by the lowering (which computes them
+    /// again for a smaller function: cheap, and a module of many small functions does not
+    /// hold an analysis per function).
+    pub analyses: Vec<Option<Box<FunctionAnalyses>>>,
 }
+
+/// The smallest function (in blocks) whose CFG analyses [`Facts`] keeps.
+pub const KEEP_ANALYSES: usize = 16;

@@ -20,7 +20,7 @@ pub(crate) mod opclass;
 
 pub use check::limits;
 pub use facts::ExtSet;
-pub(crate) use facts::{Facts, ModuleFacts};
+pub(crate) use facts::{Facts, KEEP_ANALYSES, ModuleFacts};
 pub(crate) use ids::IdTable;
 pub use inst::{Inst, Operand};
 
@@ -218,6 +218,7 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     // decoding error anywhere still comes before a structure error, and that before an
     // id defined twice or out of bound.
     let mut sections = Sections::new(header, streaming, true);
+    sections.reserve(words, &offsets);
     let mut structure: Result<(), Error> = Ok(());
     let widths = decode::decode_each(words, &offsets, header, |inst| {
         if structure.is_ok() {
@@ -626,6 +627,29 @@ impl Sections {
         }
     }
 
+    /// Sizes the module's instruction vectors from the opcodes (a pass over the words),
+    /// so that the preamble and globals of a large module are not grown by doubling.
+    fn reserve(&mut self, words: &[u32], offsets: &[usize]) {
+        let (mut preamble, mut globals, mut functions) = (0, 0, 0);
+        let mut in_function = false;
+        for &at in offsets {
+            let Some(op) = words.get(at).and_then(|w| Op::from_u32(w & 0xFFFF)) else {
+                continue;
+            };
+            match op {
+                Op::Function => (in_function, functions) = (true, functions + 1),
+                Op::FunctionEnd => in_function = false,
+                _ if in_function => {}
+                _ if is_preamble(op) => preamble += 1,
+                _ => globals += 1,
+            }
+        }
+        let m = &mut self.module;
+        m.preamble.reserve_exact(preamble);
+        m.globals.reserve_exact(globals);
+        m.functions.reserve_exact(functions);
+    }
+
     /// Files the next instruction.
     fn push(&mut self, inst: Inst) -> Result<(), Error> {
         let n = self.count;
@@ -696,6 +720,7 @@ impl Sections {
                 match self.func.take() {
                     Some(mut f) => {
                         f.span.1 = n + 1;
+                        f.params.shrink_to_fit();
                         self.module.functions.push(f);
                     }
                     None => return Err(structure_err(&inst, "OpFunctionEnd outside a function")),

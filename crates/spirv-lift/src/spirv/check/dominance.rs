@@ -23,11 +23,14 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
         .flat_map(|from| cfg.succs(Block(from)).iter().map(move |to| (from, to.0)))
         .collect();
     // Where each value of the function is defined: (block, position in the block).
-    let mut defs: HashMap<u32, (u32, usize)> = HashMap::new();
+    // (Positions fit in u32: a module has fewer than 2^22 instructions.)
+    let results = func.blocks.iter().flat_map(|b| &b.insts);
+    let mut defs: HashMap<u32, (u32, u32)> =
+        HashMap::with_capacity(results.filter(|i| i.result_id.is_some()).count());
     for (bi, b) in func.blocks.iter().enumerate() {
         for (k, inst) in b.insts.iter().enumerate() {
             if let Some(id) = inst.result_id {
-                defs.insert(id, (bi as u32, k));
+                defs.insert(id, (bi as u32, k as u32));
             }
         }
     }
@@ -61,7 +64,7 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
                     continue; // a global, a parameter, a label or a function
                 };
                 let ok = if db == bi as u32 {
-                    dk < k
+                    dk < k as u32
                 } else {
                     dom.dominates(Block(db), here)
                 };
@@ -77,7 +80,7 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
 /// What a phi's check needs to know about its function.
 struct Phi<'a> {
     block: u32,
-    defs: &'a HashMap<u32, (u32, usize)>,
+    defs: &'a HashMap<u32, (u32, u32)>,
     index: &'a HashMap<u32, u32>,
     edges: &'a HashSet<(u32, u32)>,
     dom: &'a DomTree,

@@ -98,7 +98,10 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         check_function(&func)?;
         values.function(&func)?;
         limits.function(i, &func)?;
-        facts.analyses[i] = Some(dominance::check_function(&func)?);
+        let analyses = dominance::check_function(&func)?;
+        if func.blocks.len() >= super::KEEP_ANALYSES {
+            facts.analyses[i] = Some(Box::new(analyses));
+        }
     }
     limits.finish(module)?;
     Ok(facts)
