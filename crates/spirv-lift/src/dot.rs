@@ -80,11 +80,12 @@ fn function_dot(m: &Module, fid: FuncId, regions: &Regions, out: &mut String) {
         let block = &f.blocks[b];
         let mut text = format!("%{}\n", block.name);
         for inst in &block.insts {
-            if let InstKind::Call {
-                callee: Value::Func(c),
-                convergence,
-                ..
-            } = &inst.kind
+            if let InstKind::Call(call) = &inst.kind
+                && let crate::llvm::Call {
+                    callee: Value::Func(c),
+                    convergence,
+                    ..
+                } = &**call
             {
                 let callee = &m.func(*c).name;
                 if let Some(kind) = callee.strip_prefix("llvm.experimental.convergence.") {

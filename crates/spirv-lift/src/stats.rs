@@ -88,12 +88,12 @@ impl Stats {
                     *self.mmra_tags.entry(key).or_default() += 1;
                 }
             }
-            if let InstKind::Call {
-                callee,
-                convergence,
-                ..
-            } = &inst.kind
-            {
+            if let InstKind::Call(call) = &inst.kind {
+                let crate::llvm::Call {
+                    callee,
+                    convergence,
+                    ..
+                } = &**call;
                 if convergence.is_some() {
                     self.controlled_calls += 1;
                 }

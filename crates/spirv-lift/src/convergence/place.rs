@@ -53,13 +53,13 @@ impl Regions {
 /// intrinsics themselves).
 pub fn is_convergent_call(m: &Module, inst: &Inst) -> bool {
     match &inst.kind {
-        InstKind::Call {
-            callee: Value::Func(id),
-            ..
-        } => {
-            let f = m.func(*id);
-            f.is_convergent() && !f.name.starts_with("llvm.experimental.convergence.")
-        }
+        InstKind::Call(call) => match call.callee {
+            Value::Func(id) => {
+                let f = m.func(id);
+                f.is_convergent() && !f.name.starts_with("llvm.experimental.convergence.")
+            }
+            _ => false,
+        },
         _ => false,
     }
 }
@@ -80,14 +80,14 @@ fn token_call(
 ) -> Inst {
     Inst::new(
         Some(result),
-        InstKind::Call {
+        InstKind::Call(Box::new(crate::llvm::Call {
             cc: crate::llvm::CallConv::C,
             ret,
             callee: Value::Func(callee),
             args: Vec::new(),
             attrs: "",
             convergence: parent.map(Value::Local),
-        },
+        })),
     )
 }
 
@@ -204,15 +204,9 @@ pub fn place(m: &mut Module, fid: FuncId, regions: &Regions) {
             .map(|i| is_convergent_call(m, i))
             .collect();
         for (inst, is_conv) in f.blocks[b].insts.iter_mut().zip(conv) {
-            if let (
-                true,
-                InstKind::Call {
-                    convergence, attrs, ..
-                },
-            ) = (is_conv, &mut inst.kind)
-            {
-                *convergence = Some(Value::Local(tok));
-                *attrs = "convergent";
+            if let (true, InstKind::Call(call)) = (is_conv, &mut inst.kind) {
+                call.convergence = Some(Value::Local(tok));
+                call.attrs = "convergent";
             }
         }
     }

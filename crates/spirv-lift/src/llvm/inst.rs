@@ -112,9 +112,34 @@ pub enum Ordering {
     SeqCst,
 }
 
-/// Synchronization scope: `None` is the system scope (printed as nothing).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyncScope(pub Option<&'static str>);
+/// Synchronization scope: `System` is printed as nothing, the others as
+/// `syncscope("name")` (one byte in an instruction, not a string).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum SyncScope {
+    System,
+    SingleThread,
+    Subgroup,
+    Wavefront,
+    Workgroup,
+    Device,
+    Agent,
+}
+
+impl SyncScope {
+    /// The `syncscope` name; `None` for the system scope.
+    pub fn name(self) -> Option<&'static str> {
+        Some(match self {
+            SyncScope::System => return None,
+            SyncScope::SingleThread => "singlethread",
+            SyncScope::Subgroup => "subgroup",
+            SyncScope::Wavefront => "wavefront",
+            SyncScope::Workgroup => "workgroup",
+            SyncScope::Device => "device",
+            SyncScope::Agent => "agent",
+        })
+    }
+}
 
 /// One instruction: an optional result, what it does, and attached metadata.
 #[derive(Clone, Debug)]
@@ -136,6 +161,23 @@ impl Inst {
             mmra: None,
         }
     }
+}
+
+/// A `call`.
+#[derive(Clone, Debug)]
+pub struct Call {
+    /// Calling convention.
+    pub cc: super::CallConv,
+    /// Return type.
+    pub ret: TypeId,
+    /// The function called.
+    pub callee: Value,
+    /// Arguments.
+    pub args: Vec<Value>,
+    /// Inline call-site attributes (e.g. `convergent`).
+    pub attrs: &'static str,
+    /// Operand bundle `"convergencectrl"(token %t)`.
+    pub convergence: Option<Value>,
 }
 
 /// What an instruction does. Operand types are derived from the values unless stored.
@@ -196,16 +238,8 @@ pub enum InstKind {
         ptr: Value,
         indices: Vec<Value>,
     },
-    Call {
-        cc: super::CallConv,
-        ret: TypeId,
-        callee: Value,
-        args: Vec<Value>,
-        /// Inline call-site attributes (e.g. `convergent`).
-        attrs: &'static str,
-        /// Operand bundle `"convergencectrl"(token %t)`.
-        convergence: Option<Value>,
-    },
+    /// A call (boxed: the largest kind, and rarer than the others).
+    Call(Box<Call>),
     Phi {
         ty: TypeId,
         incoming: Vec<(Value, BlockId)>,
@@ -436,7 +470,7 @@ impl Ordering {
 impl fmt::Display for SyncScope {
     /// Prints ` syncscope("x")` (with the leading space) or nothing for system scope.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
+        match self.name() {
             Some(s) => write!(f, " syncscope(\"{s}\")"),
             None => Ok(()),
         }

@@ -12,7 +12,7 @@ pub mod typecheck;
 mod types;
 
 pub use ids::{BlockId, ConstId, FuncId, GlobalId, LocalId, MdId, TypeId};
-pub use inst::{BinOp, CastOp, FPred, IPred, Inst, InstKind, Ordering, RmwOp, SyncScope};
+pub use inst::{BinOp, Call, CastOp, FPred, IPred, Inst, InstKind, Ordering, RmwOp, SyncScope};
 pub use names::{Namer, is_plain_identifier};
 pub use types::Type;
 

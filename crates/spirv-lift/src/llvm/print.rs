@@ -553,14 +553,15 @@ fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Ins
             }
             Ok(())
         }
-        InstKind::Call {
-            cc,
-            ret,
-            callee,
-            args,
-            attrs,
-            convergence,
-        } => {
+        InstKind::Call(call) => {
+            let crate::llvm::Call {
+                cc,
+                ret,
+                callee,
+                args,
+                attrs,
+                convergence,
+            } = &**call;
             w.write_str("call ")?;
             w.write_str(cc_str(*cc))?;
             write_type(w, m, *ret)?;

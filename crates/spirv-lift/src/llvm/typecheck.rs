@@ -484,11 +484,9 @@ pub fn check_inst(m: &Module, f: &Function, inst: &Inst) -> Result<(), String> {
             is_ptr(ty(*ptr)) && res == Some(ty(*ptr)) && gep_ok(m, f, *src, indices),
             "an access chain",
         ),
-        InstKind::Call {
-            callee, args, ret, ..
-        } => {
-            check_call(m, f, *callee, args, *ret)?;
-            want(res.is_none() || res == Some(*ret), "a call's result")
+        InstKind::Call(call) => {
+            check_call(m, f, call.callee, &call.args, call.ret)?;
+            want(res.is_none() || res == Some(call.ret), "a call's result")
         }
         InstKind::Phi { ty: t, incoming } => want(
             incoming.iter().all(|(v, _)| ty(*v) == *t) && res == Some(*t),

@@ -63,7 +63,7 @@ impl FnCtx<'_, '_> {
             Some(Ordering::Acquire | Ordering::AcqRel | Ordering::SeqCst)
         );
         if releases {
-            self.fence(Ordering::Release, scope.clone(), sem);
+            self.fence(Ordering::Release, scope, sem);
         }
         match self.cx.opts.target {
             Target::Generic | Target::Host => {

@@ -80,14 +80,14 @@ impl FnCtx<'_, '_> {
             .ok_or_else(|| {
                 crate::error::invalid(format!("intrinsic {name} declared with two signatures"))
             })?;
-        let kind = InstKind::Call {
+        let kind = InstKind::Call(Box::new(crate::llvm::Call {
             cc: CallConv::C,
             ret,
             callee: Value::Func(fid),
             args,
             attrs: "",
             convergence: None,
-        };
+        }));
         if self.cx.m.type_of_id(ret) == &Type::Void {
             self.emit_void(kind);
             Ok(Value::Const(self.cx.null_of(ret)))
@@ -197,14 +197,14 @@ impl FnCtx<'_, '_> {
         let fid = fid.ok_or_else(|| {
             inst.invalid(format!("builtin {mangled} declared with two signatures"))
         })?;
-        let kind = InstKind::Call {
+        let kind = InstKind::Call(Box::new(crate::llvm::Call {
             cc,
             ret,
             callee: Value::Func(fid),
             args: args.iter().map(|(v, _)| *v).collect(),
             attrs: "",
             convergence: None,
-        };
+        }));
         match (result, inst.result_id) {
             (None, _) => {
                 self.emit_void(kind);

@@ -422,14 +422,14 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             return Err(inst.invalid("argument count differs from the callee's parameters"));
         }
         let (cc, ret) = (callee_f.cc, callee_f.ret);
-        let kind = InstKind::Call {
+        let kind = InstKind::Call(Box::new(crate::llvm::Call {
             cc,
             ret,
             callee: Value::Func(fid),
             args,
             attrs: "",
             convergence: None,
-        };
+        }));
         if self.cx.m.find_type(&llvm::Type::Void) == Some(ret) {
             self.emit_void(kind);
             Ok(())

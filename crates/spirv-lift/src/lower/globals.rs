@@ -532,14 +532,14 @@ impl Ctx<'_> {
         } else {
             Some(f.new_local("r", ret))
         };
-        let call = crate::llvm::InstKind::Call {
+        let call = crate::llvm::InstKind::Call(Box::new(crate::llvm::Call {
             cc: body_cc,
             ret,
             callee: Value::Func(body),
             args,
             attrs: "",
             convergence: None,
-        };
+        }));
         f.blocks[entry.index()]
             .insts
             .push(crate::llvm::Inst::new(result, call));

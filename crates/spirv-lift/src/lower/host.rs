@@ -345,14 +345,14 @@ impl Ctx<'_> {
         let result = (ret != void).then(|| f.new_local("r", ret));
         insts.push(Inst::new(
             result,
-            InstKind::Call {
+            InstKind::Call(Box::new(crate::llvm::Call {
                 cc: CallConv::C,
                 ret,
                 callee: Value::Func(fid),
                 args,
                 attrs: "",
                 convergence: None,
-            },
+            })),
         ));
         insts.push(Inst::new(None, InstKind::Ret { val: None }));
         f.blocks[entry.index()].insts = insts;
@@ -428,14 +428,14 @@ impl FnCtx<'_, '_> {
         let size = self.emit(
             "size",
             i64t,
-            InstKind::Call {
+            InstKind::Call(Box::new(crate::llvm::Call {
                 cc: CallConv::C,
                 ret: i64t,
                 callee: Value::Func(f),
                 args: vec![p],
                 attrs: "",
                 convergence: None,
-            },
+            })),
         );
         let off = Value::Const(self.cx.int_const(i64t, u64::from(offset)));
         let bytes = self.emit(
@@ -590,14 +590,14 @@ impl FnCtx<'_, '_> {
         let r = self.emit(
             "printf",
             i32t,
-            InstKind::Call {
+            InstKind::Call(Box::new(crate::llvm::Call {
                 cc: CallConv::C,
                 ret: i32t,
                 callee: Value::Func(f),
                 args: vec![fmt, n, table],
                 attrs: "",
                 convergence: None,
-            },
+            })),
         );
         if let Some(rty) = result {
             let to = self.cx.llty(rty)?;

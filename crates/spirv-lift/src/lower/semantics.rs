@@ -31,17 +31,17 @@ pub fn ordering(sem: u32) -> Option<Ordering> {
 /// The `syncscope` for a SPIR-V scope in a profile.
 pub fn sync_scope(scope: u32, target: Target) -> SyncScope {
     let s = Scope::from_u32(scope);
-    SyncScope(match (s, target) {
-        (Some(Scope::Invocation), _) => Some("singlethread"),
-        (Some(Scope::Subgroup), Target::Generic | Target::Host) => Some("subgroup"),
-        (Some(Scope::Subgroup), Target::Amdgcn) => Some("wavefront"),
-        (Some(Scope::Workgroup), _) => Some("workgroup"),
+    match (s, target) {
+        (Some(Scope::Invocation), _) => SyncScope::SingleThread,
+        (Some(Scope::Subgroup), Target::Generic | Target::Host) => SyncScope::Subgroup,
+        (Some(Scope::Subgroup), Target::Amdgcn) => SyncScope::Wavefront,
+        (Some(Scope::Workgroup), _) => SyncScope::Workgroup,
         (Some(Scope::Device | Scope::QueueFamily), Target::Generic | Target::Host) => {
-            Some("device")
+            SyncScope::Device
         }
-        (Some(Scope::Device | Scope::QueueFamily), Target::Amdgcn) => Some("agent"),
-        _ => None,
-    })
+        (Some(Scope::Device | Scope::QueueFamily), Target::Amdgcn) => SyncScope::Agent,
+        _ => SyncScope::System,
+    }
 }
 
 impl FnCtx<'_, '_> {

@@ -58,15 +58,11 @@ const SHIELD_COMMENT: &str = "atomics: each pointer LLVM's AMDGPU atomic optimiz
 /// `"convergencectrl"` bundles or without such an atomic.
 pub(crate) fn shield_atomics(m: &mut Module, fid: FuncId) {
     let f = m.func(fid);
-    let controlled = f.blocks.iter().flat_map(|b| &b.insts).any(|i| {
-        matches!(
-            i.kind,
-            InstKind::Call {
-                convergence: Some(_),
-                ..
-            }
-        )
-    });
+    let controlled = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .any(|i| matches!(&i.kind, InstKind::Call(call) if call.convergence.is_some()));
     if !controlled {
         return;
     }
@@ -108,14 +104,14 @@ pub(crate) fn shield_atomics(m: &mut Module, fid: FuncId) {
                 let lane = f.new_local("atomic.lane", i32t);
                 let odd = f.new_local("atomic.lane.odd", i1);
                 let opaque = f.new_local("atomic.ptr", m.value_type(&f, *ptr));
-                let call = InstKind::Call {
+                let call = InstKind::Call(Box::new(crate::llvm::Call {
                     cc: CallConv::C,
                     ret: i32t,
                     callee: Value::Func(mbcnt),
                     args: vec![all_lanes, zero],
                     attrs: "",
                     convergence: None,
-                };
+                }));
                 let trunc = InstKind::Cast {
                     op: CastOp::Trunc,
                     v: Value::Local(lane),

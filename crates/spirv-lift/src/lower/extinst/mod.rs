@@ -162,14 +162,14 @@ impl FnCtx<'_, '_> {
             )
             .ok_or_else(|| inst.invalid("printf declared with two signatures"))?;
         self.cx.m.func_mut(fid).vararg = true;
-        let kind = InstKind::Call {
+        let kind = InstKind::Call(Box::new(crate::llvm::Call {
             cc,
             ret,
             callee: Value::Func(fid),
             args: args.iter().map(|a| a.0).collect(),
             attrs: "",
             convergence: None,
-        };
+        }));
         match result {
             Some(_) => {
                 self.emit_result(inst, kind)?;
