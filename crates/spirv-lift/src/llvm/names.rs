@@ -5,7 +5,7 @@ use foldhash::HashMap;
 /// Hands out unique names within one namespace.
 #[derive(Clone, Debug, Default)]
 pub struct Namer {
-    taken: HashMap<String, u32>,
+    taken: Taken<String>,
 }
 
 /// Whether `s` can be printed after `%`/`@` without quotes and is not all digits.
@@ -44,7 +44,7 @@ fn sanitize(hint: &str) -> String {
 impl Namer {
     /// A unique name derived from `hint`: the sanitized hint, or it with `.N` appended.
     pub fn unique(&mut self, hint: &str) -> String {
-        unique_in_map(&mut self.taken, |s| s.to_string(), hint)
+        self.taken.unique(hint, str::to_string)
     }
 
     /// A unique name `prefix.hint`.
@@ -54,7 +54,7 @@ impl Namer {
 
     /// Whether a name is taken.
     pub fn is_taken(&self, name: &str) -> bool {
-        self.taken.contains_key(name)
+        self.taken.taken.contains(name)
     }
 }
 
@@ -66,33 +66,18 @@ impl Namer {
 /// the same on every run.
 #[derive(Clone, Debug, Default)]
 pub struct LocalNamer {
-    /// Hashes of the names given.
-    taken: foldhash::HashSet<u64>,
-    /// The last suffix given to each base that needed one (by the base's hash).
-    suffixes: HashMap<u64, u32>,
+    taken: Taken<u64>,
 }
 
 impl LocalNamer {
     /// As [`Namer::unique`] (the same names in the same order).
     pub fn unique(&mut self, hint: &str) -> String {
-        let base = sanitize(hint);
-        let base_key = name_hash(&base);
-        if self.taken.insert(base_key) {
-            return base;
-        }
-        loop {
-            let n = self.suffixes.entry(base_key).or_insert(0);
-            *n += 1;
-            let candidate = format!("{base}.{n}");
-            if self.taken.insert(name_hash(&candidate)) {
-                return candidate;
-            }
-        }
+        self.taken.unique(hint, name_hash)
     }
 
     /// Room for `n` more names without growing.
     pub fn reserve(&mut self, n: usize) {
-        self.taken.reserve(n);
+        self.taken.taken.reserve(n);
     }
 }
 
@@ -101,31 +86,38 @@ fn name_hash(name: &str) -> u64 {
     foldhash::quality::FixedState::with_seed(0x5350_4952_565f_4c49).hash_one(name)
 }
 
-/// The first of `base`, `base.1`, `base.2`, … (`base` the sanitized hint) whose key is
-/// not in `taken`; each base remembers the last suffix it gave.
-fn unique_in_map<K: std::hash::Hash + Eq>(
-    taken: &mut HashMap<K, u32>,
-    key: impl Fn(&str) -> K,
-    hint: &str,
-) -> String {
-    let base = sanitize(hint);
-    let base_key = key(&base);
-    if let std::collections::hash_map::Entry::Vacant(e) = taken.entry(base_key) {
-        e.insert(0);
-        return base;
-    }
-    loop {
-        let n = taken
-            .get_mut(&key(&base))
-            .map(|c| {
-                *c += 1;
-                *c
-            })
-            .unwrap_or(1);
-        let candidate = format!("{base}.{n}");
-        if let std::collections::hash_map::Entry::Vacant(e) = taken.entry(key(&candidate)) {
-            e.insert(0);
-            return candidate;
+/// The names given, by key (the text, or its hash), and the last suffix given to each
+/// base that needed one.
+#[derive(Clone, Debug, Default)]
+struct Taken<K> {
+    taken: foldhash::HashSet<K>,
+    suffixes: HashMap<K, u32>,
+}
+
+impl<K: std::hash::Hash + Eq + Clone> Taken<K> {
+    /// The first of `base`, `base.1`, `base.2`, … (`base` the sanitized hint) whose key
+    /// is not taken, continuing from the last suffix `base` gave.
+    fn unique(&mut self, hint: &str, key: impl Fn(&str) -> K) -> String {
+        let base = sanitize(hint);
+        let base_key = key(&base);
+        if self.taken.insert(base_key.clone()) {
+            return base;
+        }
+        loop {
+            let n = match self.suffixes.get_mut(&base_key) {
+                Some(n) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    self.suffixes.insert(base_key.clone(), 1);
+                    1
+                }
+            };
+            let candidate = format!("{base}.{n}");
+            if self.taken.insert(key(&candidate)) {
+                return candidate;
+            }
         }
     }
 }

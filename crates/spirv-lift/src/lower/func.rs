@@ -112,8 +112,7 @@ pub(crate) fn lower_function(
     }
     // Most instructions give one LLVM instruction and result: sized once, so that the
     // vectors of a long function or block do not grow by doubling.
-    let results = func.blocks.iter().flat_map(|b| &b.insts);
-    fx.f.reserve_locals(results.filter(|i| i.result_id.is_some()).count());
+    fx.f.reserve_locals(func.result_count());
     for &b in cfg.rpo() {
         let block = &mut func.blocks[b.index()];
         fx.cur = fx.blocks[&block.id()];

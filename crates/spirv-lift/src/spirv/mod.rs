@@ -106,6 +106,12 @@ impl Function {
         self.def.result_id.unwrap_or(0)
     }
 
+    /// How many instructions of the kept body have a result id (to size per-value tables).
+    pub fn result_count(&self) -> usize {
+        let insts = self.blocks.iter().flat_map(|b| &b.insts);
+        insts.filter(|i| i.result_id.is_some()).count()
+    }
+
     /// Whether the function has a body (kept in `blocks` or not).
     pub fn has_body(&self) -> bool {
         !self.blocks.is_empty() || self.dropped_blocks > 0

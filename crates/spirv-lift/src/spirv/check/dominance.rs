@@ -24,9 +24,7 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
         .collect();
     // Where each value of the function is defined: (block, position in the block).
     // (Positions fit in u32: a module has fewer than 2^22 instructions.)
-    let results = func.blocks.iter().flat_map(|b| &b.insts);
-    let mut defs: HashMap<u32, (u32, u32)> =
-        HashMap::with_capacity(results.filter(|i| i.result_id.is_some()).count());
+    let mut defs: HashMap<u32, (u32, u32)> = HashMap::with_capacity(func.result_count());
     for (bi, b) in func.blocks.iter().enumerate() {
         for (k, inst) in b.insts.iter().enumerate() {
             if let Some(id) = inst.result_id {
