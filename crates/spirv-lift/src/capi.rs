@@ -6,8 +6,9 @@
 //! - No global state that callers can see: handles are independent, so different threads
 //!   may translate at the same time. (The one process-wide value is the decoder's opcode
 //!   table, built on first use under a `std::sync::OnceLock` and never changed after:
-//!   thread-safe, and the same for every caller.) One handle may be read from several threads at once (every accessor takes
-//!   a `const` pointer), but must not be freed while in use.
+//!   thread-safe, and the same for every caller.) One handle may be read from several
+//!   threads at once (every accessor takes a `const` pointer), but must not be freed
+//!   while in use.
 //! - No panic crosses the boundary: translation runs under `catch_unwind`, and a panic
 //!   becomes an error result ("internal error: …").
 //! - Null pointers are checked: a null handle makes accessors return their "nothing"
@@ -139,7 +140,7 @@ fn c_bytes(s: &str) -> Vec<u8> {
 
 impl CError {
     fn from_error(e: &Error) -> CError {
-        let name = e.location.opcode.map(|op| {
+        let opcode_name = e.location.opcode.map(|op| {
             if op.starts_with("Op") {
                 op.to_string()
             } else {
@@ -148,11 +149,11 @@ impl CError {
         });
         CError {
             kind: SpirvLiftErrorKind::of(&e.kind),
-            message: c_bytes(&crate::error::escape_controls(&e.kind.to_string())),
+            message: c_bytes(&e.message()),
             full: c_bytes(&e.to_string()),
             word: e.location.word,
-            opcode: name.as_deref().and_then(crate::spirv::opcode_of_name),
-            opcode_name: name.as_deref().map(c_bytes),
+            opcode: e.location.opcode_number(),
+            opcode_name: opcode_name.as_deref().map(c_bytes),
             result_id: e.location.result_id,
         }
     }

@@ -148,6 +148,18 @@ pub struct Error {
 }
 
 impl Error {
+    /// What went wrong, without the location: the kind's message on one line, control
+    /// characters escaped (`\n`, `\u{11}`), as [`Display`](fmt::Display) writes it after
+    /// the location.
+    ///
+    /// ```
+    /// let err = spirv_lift::translate_bytes(&[1, 2, 3], &Default::default()).unwrap_err();
+    /// assert_eq!(err.message(), "input is 3 bytes, not a whole number of 32-bit words");
+    /// ```
+    pub fn message(&self) -> String {
+        escape_controls(&self.kind.to_string())
+    }
+
     /// An error with no location yet.
     pub fn new(kind: ErrorKind) -> Self {
         Error {
@@ -174,7 +186,7 @@ impl fmt::Display for Error {
     /// One line, always: control characters that came from the input (a name with a
     /// new line in it) are escaped (`\n`, `\u{11}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = escape_controls(&self.kind.to_string());
+        let kind = self.message();
         if let ErrorKind::Assembly { .. } = self.kind {
             // Text errors are located by line and column, not by word.
             return f.write_str(&kind);

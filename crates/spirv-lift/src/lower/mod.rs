@@ -7,6 +7,7 @@
 //! class) and places its convergence tokens. Bodies are taken (or decoded again) one at a
 //! time and handed to a sink once final, so neither module need be whole in memory.
 
+mod access;
 mod amdgcn;
 mod arith;
 mod atomics;

@@ -554,8 +554,20 @@ pub fn instruction_count(words: &[u32]) -> usize {
     n
 }
 
+impl crate::error::Location {
+    /// The number of [`opcode`](Self::opcode) (`LoopMerge` → 246), if the location has one.
+    ///
+    /// ```
+    /// let loc = spirv_lift::Location { opcode: Some("LoopMerge"), ..Default::default() };
+    /// assert_eq!(loc.opcode_number(), Some(246));
+    /// ```
+    pub fn opcode_number(&self) -> Option<u32> {
+        self.opcode.and_then(opcode_of_name)
+    }
+}
+
 /// The opcode number of an `Op…` name (`"OpLoopMerge"` → 246), if the grammar knows it.
-pub fn opcode_of_name(name: &str) -> Option<u32> {
+fn opcode_of_name(name: &str) -> Option<u32> {
     let name = name.strip_prefix("Op").unwrap_or(name);
     rspirv::grammar::INSTRUCTION_TABLE
         .iter()

@@ -1,0 +1,495 @@
+//! Access chains and loads and stores through explicitly laid-out memory: each SPIR-V
+//! index mapped through the [`Shape`]s that `layout.rs` computes (members to fields,
+//! wrapper indices after strided elements, row-major columns as strided pointers), and
+//! whole laid-out aggregates loaded and stored member by member.
+
+use super::func::FnCtx;
+use super::SpvTy;
+use super::layout::{Shape, ShapeId, ShapeKind};
+use crate::error::Error;
+use crate::llvm::{Const, InstKind, Type, TypeId, Value};
+use crate::spirv::{Inst, Op};
+use ::spirv::Decoration;
+
+/// One `getelementptr` of an access chain: source type, indices and, per index,
+/// whether it is a zero structure index and the memory type it selects (for the
+/// backend workarounds).
+struct Segment {
+    src: TypeId,
+    indices: Vec<Value>,
+    zero_struct: Vec<bool>,
+    selected: Vec<TypeId>,
+}
+
+impl Segment {
+    fn new(src: TypeId, first: Value) -> Self {
+        Segment {
+            src,
+            indices: vec![first],
+            zero_struct: vec![false],
+            selected: vec![src],
+        }
+    }
+
+    fn push(&mut self, idx: Value, zero_struct: bool, selected: TypeId) {
+        self.indices.push(idx);
+        self.zero_struct.push(zero_struct);
+        self.selected.push(selected);
+    }
+}
+
+impl FnCtx<'_, '_> {
+    /// `OpAccessChain` and its variants: a `getelementptr` over the memory type of the
+    /// base pointer, with each SPIR-V index mapped through the layout (member to field,
+    /// wrapper indices after strided elements); a column of a row-major matrix starts a
+    /// second `getelementptr` over the column's strided type.
+    pub(crate) fn access_chain(&mut self, inst: &Inst) -> Result<(), Error> {
+        let base = inst.id(0)?;
+        let ptr_chain = matches!(inst.op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
+        let inbounds = matches!(
+            inst.op,
+            Op::AccessChain | Op::InBoundsAccessChain | Op::InBoundsPtrAccessChain
+        );
+        let ids = inst.ids_from(1)?;
+        let mut shape = self.ptr_shape(base)?;
+        let mut p = self.val(base)?;
+        let mut segments = Vec::new();
+        let mut rest = ids.as_slice();
+        let mem = self.cx.layouts.get(shape).mem;
+        let mut seg = match (ptr_chain, ids.first()) {
+            (false, _) | (true, None) => Segment::new(mem, self.cx.i32_val(0)),
+            (true, Some(&first)) => {
+                rest = &ids[1..];
+                let first = self.val(first)?;
+                // The pointer type's ArrayStride is the element size of pointer arithmetic.
+                let stride = (!self.cx.kernel)
+                    .then(|| {
+                        self.cx
+                            .deco_lit(self.vty(base).ok()?, Decoration::ArrayStride)
+                    })
+                    .flatten()
+                    .map(u64::from)
+                    .filter(|s| Some(*s) != self.cx.layouts.get(shape).size);
+                match stride {
+                    Some(s) => {
+                        let i8t = self.cx.m.ty(Type::Int(8));
+                        let bytes = self.cx.m.ty(Type::Array(s, i8t));
+                        segments.push(Segment::new(bytes, first));
+                        Segment::new(mem, self.cx.i32_val(0))
+                    }
+                    None => Segment::new(mem, first),
+                }
+            }
+        };
+        if ids.is_empty() {
+            self.ptr_shapes.insert(inst.rid()?, shape);
+            return self.define(inst, p);
+        }
+        for &idx in rest {
+            let sh = self.cx.layouts.get(shape).clone();
+            let (next, zero) = match &sh.kind {
+                ShapeKind::Plain => match self.cx.spv_ty(sh.spv)?.clone() {
+                    SpvTy::Struct { members } => {
+                        let k = self.struct_index(inst, idx)?;
+                        let m = *members
+                            .get(k as usize)
+                            .ok_or_else(|| inst.err(format!("struct index {k} out of range")))?;
+                        let v = self.cx.i32_val(u64::from(k));
+                        seg.indices.push(v);
+                        (self.cx.plain_shape(m)?, k == 0)
+                    }
+                    SpvTy::Array { elem, .. }
+                    | SpvTy::RuntimeArray { elem }
+                    | SpvTy::Vector { elem, .. }
+                    | SpvTy::Matrix { col: elem, .. } => {
+                        seg.indices.push(self.val(idx)?);
+                        (self.cx.plain_shape(elem)?, false)
+                    }
+                    other => return Err(inst.err(format!("cannot index into {other:?}"))),
+                },
+                ShapeKind::Vector => {
+                    seg.indices.push(self.val(idx)?);
+                    let e = self.cx.scalar_of(sh.spv)?;
+                    (self.cx.plain_shape(e)?, false)
+                }
+                ShapeKind::Struct { fields } => {
+                    let k = self.struct_index(inst, idx)?;
+                    let (f, s) = *fields
+                        .get(k as usize)
+                        .ok_or_else(|| inst.err(format!("struct index {k} out of range")))?;
+                    let v = self.cx.i32_val(u64::from(f));
+                    seg.indices.push(v);
+                    (s, f == 0)
+                }
+                ShapeKind::Array { elem, wrapped, .. } => {
+                    let i = self.val(idx)?;
+                    (*elem, self.push_element(&mut seg, sh.mem, i, *wrapped))
+                }
+                ShapeKind::RowMajor {
+                    wrapped, column, ..
+                } => {
+                    // The column's first element: row 0, then the column index.
+                    let zero = self.cx.i32_val(0);
+                    let row = self.wrapper_of(sh.mem);
+                    seg.push(zero, false, row);
+                    let mut row_arr = row;
+                    if *wrapped {
+                        row_arr = self
+                            .cx
+                            .m
+                            .struct_fields(row)
+                            .and_then(|f| f.first().copied())
+                            .unwrap_or(row);
+                        seg.push(zero, true, row_arr);
+                    }
+                    let e = self.cx.layouts.get(*column).mem;
+                    let scalar = self.wrapper_of(row_arr);
+                    seg.push(self.val(idx)?, false, scalar);
+                    segments.push(std::mem::replace(&mut seg, Segment::new(e, zero)));
+                    shape = *column;
+                    continue;
+                }
+                ShapeKind::Strided { wrapped, .. } => {
+                    let i = self.val(idx)?;
+                    let zero = self.push_element(&mut seg, sh.mem, i, *wrapped);
+                    let e = self.cx.scalar_of(sh.spv)?;
+                    (self.cx.plain_shape(e)?, zero)
+                }
+            };
+            shape = next;
+            seg.zero_struct.push(zero);
+            let m = self.cx.layouts.get(shape).mem;
+            seg.selected.push(m);
+        }
+        segments.push(seg);
+        let last = segments.len() - 1;
+        for (i, seg) in segments.into_iter().enumerate() {
+            p = self.emit_segment(seg, p, inbounds, (i == last).then_some(inst))?;
+        }
+        let SpvTy::Pointer {
+            pointee: result_pointee,
+            ..
+        } = *self.cx.spv_ty(inst.rty()?)?
+        else {
+            return Err(inst.err("access chain result is not a pointer"));
+        };
+        if self.cx.shape(result_pointee)? != shape {
+            self.ptr_shapes.insert(inst.rid()?, shape);
+        }
+        Ok(())
+    }
+
+    /// Pushes an element index into an array-like memory type `mem` and, when its
+    /// elements are wrapped, the wrapper's field index 0 (whose flags the caller pushes);
+    /// returns whether the last index pushed is that zero structure index.
+    fn push_element(&mut self, seg: &mut Segment, mem: TypeId, i: Value, wrapped: bool) -> bool {
+        seg.indices.push(i);
+        if wrapped {
+            let wrapper = self.wrapper_of(mem);
+            seg.zero_struct.push(false);
+            seg.selected.push(wrapper);
+            let zero = self.cx.i32_val(0);
+            seg.indices.push(zero);
+        }
+        wrapped
+    }
+
+    /// A constant struct index.
+    fn struct_index(&self, inst: &Inst, idx: u32) -> Result<u32, Error> {
+        self.cx
+            .const_int(idx)
+            .and_then(|k| u32::try_from(k).ok())
+            .ok_or_else(|| inst.err(format!("struct index %{idx} is not a constant")))
+    }
+
+    /// The element type of an array type (the wrapper of a strided element).
+    fn wrapper_of(&self, arr: TypeId) -> TypeId {
+        match self.cx.m.type_of_id(arr) {
+            Type::Array(_, e) => *e,
+            _ => arr,
+        }
+    }
+
+    /// Emits one segment's `getelementptr` (named after `result` when it is the last),
+    /// split where LLVM 22's SPIR-V backend needs it.
+    fn emit_segment(
+        &mut self,
+        seg: Segment,
+        p: Value,
+        inbounds: bool,
+        result: Option<&Inst>,
+    ) -> Result<Value, Error> {
+        let Segment {
+            mut src,
+            mut indices,
+            mut zero_struct,
+            selected,
+        } = seg;
+        let (mut p, mut start) = (p, 0);
+        if self.cx.backend_workarounds() && self.cx.kernel {
+            // LLVM 22's SPIR-V backend writes a zero structure index as OpConstantNull,
+            // which spirv-val rejects. Field 0 is at offset 0, so a trailing zero index
+            // can go, and an inner one starts a new `getelementptr` on the field type.
+            while indices.len() > 1 && zero_struct.last() == Some(&true) {
+                indices.pop();
+                zero_struct.pop();
+            }
+            while let Some(j) = (start + 1..indices.len()).find(|&j| zero_struct[j]) {
+                let pty = self.ll_type_of(p);
+                p = self.emit(
+                    "t",
+                    pty,
+                    InstKind::Gep {
+                        inbounds,
+                        src,
+                        ptr: p,
+                        indices: indices[start..j].to_vec(),
+                    },
+                );
+                src = selected[j];
+                start = j;
+            }
+        }
+        indices.drain(..start);
+        let kind = InstKind::Gep {
+            inbounds,
+            src,
+            ptr: p,
+            indices,
+        };
+        match result {
+            Some(inst) => self.emit_result(inst, kind),
+            None => {
+                let pty = self.ll_type_of(p);
+                Ok(self.emit("t", pty, kind))
+            }
+        }
+    }
+
+    /// The alignment to state for a direct access through a pointer of this shape.
+    pub(crate) fn layout_align(&self, s: ShapeId) -> Option<u32> {
+        let sh = self.cx.layouts.get(s);
+        match sh.kind {
+            ShapeKind::Vector => self.scalar_align(sh.val),
+            _ => None,
+        }
+    }
+
+    /// The shape of the memory a pointer value points to.
+    pub(crate) fn ptr_shape(&mut self, ptr: u32) -> Result<ShapeId, Error> {
+        if let Some(s) = self.ptr_shapes.get(&ptr) {
+            return Ok(*s);
+        }
+        let pointee = self.pointee(ptr)?;
+        self.cx.shape(pointee)
+    }
+
+    /// A `getelementptr inbounds` with constant `i32` indices.
+    fn gep_const(&mut self, src: TypeId, ptr: Value, idx: &[u64]) -> Value {
+        let indices = idx.iter().map(|i| self.cx.i32_val(*i)).collect();
+        let pty = self.ll_type_of(ptr);
+        self.emit(
+            "t",
+            pty,
+            InstKind::Gep {
+                inbounds: true,
+                src,
+                ptr,
+                indices,
+            },
+        )
+    }
+
+    /// Loads a whole value through a pointer of shape `s`, member by member where the
+    /// memory is laid out; each load gets `tags`.
+    pub(crate) fn load_shaped(
+        &mut self,
+        p: Value,
+        s: ShapeId,
+        a: &super::memory::Access,
+        tags: &crate::mmra::TagSet,
+    ) -> Result<Value, Error> {
+        let sh = self.cx.layouts.get(s).clone();
+        let mut out = Value::Const(self.cx.m.constant(Const::Poison(sh.val)));
+        if self.cx.layouts.is_direct(s) {
+            let align = a.align.or_else(|| self.layout_align(s));
+            let v = self.emit(
+                "t",
+                sh.val,
+                InstKind::Load {
+                    ty: sh.val,
+                    ptr: p,
+                    align,
+                    volatile: a.volatile,
+                    atomic: None,
+                },
+            );
+            self.tag_last(tags);
+            return Ok(v);
+        }
+        check_unrolled(sh.leaves)?;
+        let lanes = matches!(sh.kind, ShapeKind::Strided { .. });
+        for (q, part, i) in self.parts(p, &sh)? {
+            let v = self.load_shaped(q, part, a, tags)?;
+            out = if lanes {
+                let idx = self.cx.i32_val(u64::from(i));
+                self.emit(
+                    "t",
+                    sh.val,
+                    InstKind::InsertElement {
+                        v: out,
+                        elt: v,
+                        idx,
+                    },
+                )
+            } else {
+                self.insert_value(out, v, i, sh.val)
+            };
+        }
+        Ok(out)
+    }
+
+    /// Stores a whole value through a pointer of shape `s` (the mirror of
+    /// [`FnCtx::load_shaped`]).
+    pub(crate) fn store_shaped(
+        &mut self,
+        p: Value,
+        s: ShapeId,
+        v: Value,
+        a: &super::memory::Access,
+        tags: &crate::mmra::TagSet,
+    ) -> Result<(), Error> {
+        let sh = self.cx.layouts.get(s).clone();
+        if self.cx.layouts.is_direct(s) {
+            let align = a.align.or_else(|| self.layout_align(s));
+            self.emit_void(InstKind::Store {
+                val: v,
+                ptr: p,
+                align,
+                volatile: a.volatile,
+                atomic: None,
+            });
+            self.tag_last(tags);
+            return Ok(());
+        }
+        check_unrolled(sh.leaves)?;
+        let lanes = matches!(sh.kind, ShapeKind::Strided { .. });
+        for (q, part, i) in self.parts(p, &sh)? {
+            let m = if lanes {
+                self.lane(v, i)
+            } else {
+                let t = self.cx.layouts.get(part).val;
+                self.extract_value(v, i, t)
+            };
+            self.store_shaped(q, part, m, a, tags)?;
+        }
+        Ok(())
+    }
+
+    /// The parts a whole access of laid-out memory splits into: a pointer to each, its
+    /// shape, and its index in the value (a vector lane for a strided column, else an
+    /// aggregate index).
+    fn parts(&mut self, p: Value, sh: &Shape) -> Result<Vec<(Value, ShapeId, u32)>, Error> {
+        let mut out = Vec::new();
+        match &sh.kind {
+            ShapeKind::Plain | ShapeKind::Vector => {}
+            ShapeKind::Struct { fields } => {
+                for (k, (f, fs)) in fields.iter().enumerate() {
+                    let q = self.gep_const(sh.mem, p, &[0, u64::from(*f)]);
+                    out.push((q, *fs, k as u32));
+                }
+            }
+            ShapeKind::Array { elem, len, wrapped } => {
+                for i in 0..*len {
+                    let q = self.element_ptr(sh.mem, p, i, *wrapped);
+                    out.push((q, *elem, i as u32));
+                }
+            }
+            ShapeKind::RowMajor {
+                cols,
+                wrapped,
+                column,
+            } => {
+                for c in 0..*cols {
+                    let q = self.column_ptr(sh.mem, p, c, *wrapped);
+                    out.push((q, *column, c));
+                }
+            }
+            ShapeKind::Strided { n, wrapped } => {
+                let scalar = self.cx.scalar_of(sh.spv)?;
+                let e = self.cx.plain_shape(scalar)?;
+                for r in 0..*n {
+                    let q = self.element_ptr(sh.mem, p, u64::from(r), *wrapped);
+                    out.push((q, e, r));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The alignment to state for a vector access inside a layout: its element's size
+    /// (LLVM would otherwise assume the vector's own, larger alignment).
+    fn scalar_align(&self, val: TypeId) -> Option<u32> {
+        match self.cx.m.type_of_id(val) {
+            Type::Vector(_, e) => self
+                .cx
+                .m
+                .type_of_id(*e)
+                .scalar_bits()
+                .map(|b| (b / 8).max(1)),
+            _ => None,
+        }
+    }
+
+    /// Element `i` of an array-like memory type (through its wrapper).
+    fn element_ptr(&mut self, mem: TypeId, p: Value, i: u64, wrapped: bool) -> Value {
+        if wrapped {
+            self.gep_const(mem, p, &[0, i, 0])
+        } else {
+            self.gep_const(mem, p, &[0, i])
+        }
+    }
+
+    /// Column `c` of a row-major matrix: its element in row 0.
+    fn column_ptr(&mut self, mem: TypeId, p: Value, c: u32, wrapped: bool) -> Value {
+        if wrapped {
+            self.gep_const(mem, p, &[0, 0, 0, u64::from(c)])
+        } else {
+            self.gep_const(mem, p, &[0, 0, u64::from(c)])
+        }
+    }
+
+    fn insert_value(&mut self, agg: Value, elt: Value, i: u32, ty: TypeId) -> Value {
+        self.emit(
+            "t",
+            ty,
+            InstKind::InsertValue {
+                v: agg,
+                elt,
+                idx: vec![i],
+            },
+        )
+    }
+
+    fn extract_value(&mut self, agg: Value, i: u32, ty: TypeId) -> Value {
+        self.emit(
+            "t",
+            ty,
+            InstKind::ExtractValue {
+                v: agg,
+                idx: vec![i],
+            },
+        )
+    }
+}
+
+/// Whole-aggregate loads and stores of laid-out memory are unrolled; this bounds the
+/// code one of them produces.
+fn check_unrolled(leaves: u64) -> Result<(), Error> {
+    if leaves > 1 << 16 {
+        return Err(crate::error::unsupported(format!(
+            "a load or store of a whole laid-out aggregate of {leaves} scalars and vectors (at most 65536)"
+        )));
+    }
+    Ok(())
+}
