@@ -432,25 +432,7 @@ fn check_module(
     //    By default through the output with the LLVM 22 workarounds: the forms it
     //    changes mean the same, and the other checks cover the plain output.
     if info.kernel {
-        let llc_input = if workarounds {
-            let options = spirv_lift::Options::default().spirv_backend_workarounds(true);
-            let rt = file("rt.ll");
-            match spirv_lift::translate_bytes(&bytes, &options)
-                .map_err(|e| e.to_string())
-                .and_then(|m| std::fs::write(&rt, m.to_string()).map_err(|e| e.to_string()))
-            {
-                Ok(()) => Ok(rt),
-                Err(e) => Err(format!("with --spirv-backend-workarounds: {e}")),
-            }
-        } else {
-            Ok(ll.clone())
-        };
-        let (c, sync) = match llc_input {
-            Ok(input) => llc_round_trip(&words, &info, tools, &input, &file("rt.spv")),
-            Err(e) => (Status::Fail(e), Status::NotRun),
-        };
-        st[4] = c;
-        st[5] = sync;
+        (st[4], st[5]) = kernel_round_trip(&bytes, &words, &info, tools, &ll, workarounds, &file);
     }
     // d. llvm-as | llvm-dis keeps the annotations.
     st[6] = annotations(&text, tools, &ll, &file("bc"), &file("dis.ll"));
@@ -468,6 +450,37 @@ fn check_module(
         name,
         kernel: info.kernel,
         statuses: st,
+    }
+}
+
+/// Check c for a kernel: the output (with the LLVM 22 workarounds when `workarounds`)
+/// back to SPIR-V through llc, valid, and with the same synchronization: (c, its sync
+/// comparison).
+fn kernel_round_trip(
+    bytes: &[u8],
+    words: &[u32],
+    info: &ModuleInfo,
+    tools: &Tools,
+    ll: &Path,
+    workarounds: bool,
+    file: &dyn Fn(&str) -> PathBuf,
+) -> (Status, Status) {
+    let llc_input = if workarounds {
+        let options = spirv_lift::Options::default().spirv_backend_workarounds(true);
+        let rt = file("rt.ll");
+        match spirv_lift::translate_bytes(bytes, &options)
+            .map_err(|e| e.to_string())
+            .and_then(|m| std::fs::write(&rt, m.to_string()).map_err(|e| e.to_string()))
+        {
+            Ok(()) => Ok(rt),
+            Err(e) => Err(format!("with --spirv-backend-workarounds: {e}")),
+        }
+    } else {
+        Ok(ll.to_path_buf())
+    };
+    match llc_input {
+        Ok(input) => llc_round_trip(words, info, tools, &input, &file("rt.spv")),
+        Err(e) => (Status::Fail(e), Status::NotRun),
     }
 }
 
@@ -958,50 +971,4 @@ pub fn main(args: impl Iterator<Item = std::ffi::OsString>) -> ExitCode {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn vulkan_env_follows_the_version() {
-        let shader = |minor| ModuleInfo {
-            kernel: false,
-            physical32: false,
-            minor,
-        };
-        let scalar = "--scalar-block-layout";
-        assert_eq!(val_env(&shader(6)), ["--target-env", "vulkan1.3", scalar]);
-        assert_eq!(val_env(&shader(0)), ["--target-env", "vulkan1.0", scalar]);
-        assert_eq!(val_env(&shader(3)), ["--target-env", "vulkan1.1", scalar]);
-        let kernel = ModuleInfo {
-            kernel: true,
-            physical32: false,
-            minor: 3,
-        };
-        assert!(val_env(&kernel).is_empty());
-    }
-
-    #[test]
-    fn xfail_turns_failures_and_flags_stale_entries() {
-        let mut o = Outcome {
-            name: "dir/m.spv".into(),
-            kernel: true,
-            statuses: vec![Status::Pass; CHECKS.len()],
-        };
-        o.statuses[5] = Status::Fail("lost".into());
-        let xfails = vec![
-            ("m.spv".to_string(), 5, "llvm bug".to_string()),
-            ("m.spv".to_string(), 7, "stale".to_string()),
-            ("other.spv".to_string(), 0, "other".to_string()),
-        ];
-        apply_xfail(&mut o, Path::new("dir/m.spv"), &xfails);
-        assert!(matches!(&o.statuses[5], Status::XFail(m) if m.contains("llvm bug")));
-        assert!(matches!(&o.statuses[7], Status::Fail(m) if m.contains("stale")));
-        assert!(matches!(o.statuses[0], Status::Pass));
-        assert!(o.failed());
-    }
-
-    #[test]
-    fn json_escapes() {
-        assert_eq!(json_string("a\"b\\\n\u{1}"), "\"a\\\"b\\\\\\n\\u0001\"");
-    }
-}
+mod tests;

@@ -3,7 +3,7 @@
 //! operations (`OpGroup*` and `OpGroupNonUniform*` with Subgroup scope) at any subgroup
 //! size (README "Running translated code").
 //!
-//! The translation calls `__spirv_Group*` builtins; `shims.rs` defines each, for the
+//! The translation calls `__spirv_Group*` builtins; `shims/group.rs` defines each, for the
 //! signature the module declares, as calls into this file, one per vector lane:
 //! - `i64 spirv_lift.group(i32 scope, i32 op, i32 group_op, i32 kind, i64 value, i64 x,
 //!   i64 y, i64 z, ptr site)`: `value` is the lane's bits (zero-extended), `kind = class
@@ -37,7 +37,7 @@ use std::sync::{Condvar, Mutex};
 pub const SCOPE_WORKGROUP: i32 = 2;
 pub const SCOPE_SUBGROUP: i32 = 3;
 
-/// The operations `spirv_lift.group` performs (shims.rs passes these numbers).
+/// The operations `spirv_lift.group` performs (shims/group.rs passes these numbers).
 pub mod op {
     pub const IADD: i32 = 0;
     pub const FADD: i32 = 1;

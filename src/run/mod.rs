@@ -401,7 +401,7 @@ pub fn load(
             .arg(&ll),
         "llc",
     )?;
-    // Builtins written for this module's own declarations (src/run/shims.rs), for those
+    // Builtins written for this module's own declarations (src/run/shims/), for those
     // neither builtins.ll nor this executable's runtime defines.
     let shim_text = shims::shims(&text, provided);
     let shim_obj = dir.join(format!("{stem}.shims.o"));
@@ -571,20 +571,7 @@ fn run_amber(cli: &RunCli) -> Result<ExitCode> {
 fn run(cli: &RunCli) -> Result<()> {
     let words = crate::read_words(&cli.input)?;
     let entries = entry_names(&words);
-    let names: Vec<String> = entries.iter().map(|(n, _)| n.clone()).collect();
-    let name = match &cli.kernel {
-        Some(k) if names.contains(k) => k.clone(),
-        Some(k) => bail!(
-            "no kernel or compute shader named `{k}` (the module has: {})",
-            names.join(", ")
-        ),
-        None if names.len() == 1 => names[0].clone(),
-        None => bail!(
-            "the module has {} kernels or compute shaders ({}): choose one with --kernel",
-            names.len(),
-            names.join(", ")
-        ),
-    };
+    let name = chosen_entry(&entries, cli.kernel.as_deref())?;
     let mut options = spirv_lift::Options::default().target(spirv_lift::Target::Host);
     for s in &cli.spec_const {
         let (id, value) = crate::parse_spec_const(s).map_err(anyhow::Error::msg)?;
@@ -616,40 +603,7 @@ fn run(cli: &RunCli) -> Result<()> {
         dir,
     )?;
     let entry = &loaded.entry;
-    let fixed = loaded.local_size;
-
-    let local = match (&cli.local, fixed) {
-        (Some(l), Some(f)) => {
-            let l = dims(l, "local")?;
-            if l != f {
-                bail!("--local {l:?} differs from the module's fixed work-group size {f:?}");
-            }
-            l
-        }
-        (Some(l), None) => dims(l, "local")?,
-        (None, Some(f)) => f,
-        (None, None) => [1, 1, 1],
-    };
-    let (groups, work_dim) = match (&cli.global, &cli.groups) {
-        (Some(g), _) => {
-            let g_dims = dims(g, "global")?;
-            for d in 0..3 {
-                if g_dims[d] % local[d] != 0 {
-                    bail!(
-                        "--global {g}: dimension {d} ({}) is not a multiple of the local size ({})",
-                        g_dims[d],
-                        local[d]
-                    );
-                }
-            }
-            (
-                [0, 1, 2].map(|d| g_dims[d] / local[d]),
-                g.split(',').count() as u32,
-            )
-        }
-        (None, Some(g)) => (dims(g, "groups")?, g.split(',').count() as u32),
-        (None, None) => bail!("give the grid: --global X[,Y,Z] or --groups X[,Y,Z]"),
-    };
+    let (local, groups, work_dim) = grid_of(cli, loaded.local_size)?;
 
     let mut args: Vec<Arg> = cli
         .args
@@ -663,20 +617,7 @@ fn run(cli: &RunCli) -> Result<()> {
             Arg::Buffer(_, p) | Arg::Local(_, p) => (&mut **p as *mut *mut c_void).cast(),
         })
         .collect();
-    let mut outs = Vec::new();
-    for o in &cli.outs {
-        let (i, path) = o
-            .split_once('=')
-            .with_context(|| format!("--out `{o}`: expected INDEX=PATH"))?;
-        let i: usize = i
-            .parse()
-            .with_context(|| format!("--out `{o}`: `{i}` is not a parameter index"))?;
-        match args.get(i) {
-            Some(Arg::Buffer(..)) => outs.push((i, PathBuf::from(path))),
-            Some(_) => bail!("--out `{o}`: parameter {i} is not a buffer"),
-            None => bail!("--out `{o}`: there are only {} --arg values", args.len()),
-        }
-    }
+    let outs = out_paths(&cli.outs, &args)?;
     let locals: Vec<(*mut u8, usize)> = args
         .iter_mut()
         .filter_map(|a| match a {
@@ -724,4 +665,79 @@ fn run(cli: &RunCli) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The entry point to run: `--kernel`'s, or the module's only kernel or compute shader.
+fn chosen_entry(entries: &[(String, bool)], kernel: Option<&str>) -> Result<String> {
+    let names: Vec<String> = entries.iter().map(|(n, _)| n.clone()).collect();
+    Ok(match kernel {
+        Some(k) if names.iter().any(|n| n == k) => k.to_string(),
+        Some(k) => bail!(
+            "no kernel or compute shader named `{k}` (the module has: {})",
+            names.join(", ")
+        ),
+        None if names.len() == 1 => names[0].clone(),
+        None => bail!(
+            "the module has {} kernels or compute shaders ({}): choose one with --kernel",
+            names.len(),
+            names.join(", ")
+        ),
+    })
+}
+
+/// The work-group size, the number of groups and the work dimension from `--local`,
+/// `--global` / `--groups` and the module's fixed work-group size.
+fn grid_of(cli: &RunCli, fixed: Option<[u64; 3]>) -> Result<([u64; 3], [u64; 3], u32)> {
+    let local = match (&cli.local, fixed) {
+        (Some(l), Some(f)) => {
+            let l = dims(l, "local")?;
+            if l != f {
+                bail!("--local {l:?} differs from the module's fixed work-group size {f:?}");
+            }
+            l
+        }
+        (Some(l), None) => dims(l, "local")?,
+        (None, Some(f)) => f,
+        (None, None) => [1, 1, 1],
+    };
+    let (groups, work_dim) = match (&cli.global, &cli.groups) {
+        (Some(g), _) => {
+            let g_dims = dims(g, "global")?;
+            for d in 0..3 {
+                if g_dims[d] % local[d] != 0 {
+                    bail!(
+                        "--global {g}: dimension {d} ({}) is not a multiple of the local size ({})",
+                        g_dims[d],
+                        local[d]
+                    );
+                }
+            }
+            (
+                [0, 1, 2].map(|d| g_dims[d] / local[d]),
+                g.split(',').count() as u32,
+            )
+        }
+        (None, Some(g)) => (dims(g, "groups")?, g.split(',').count() as u32),
+        (None, None) => bail!("give the grid: --global X[,Y,Z] or --groups X[,Y,Z]"),
+    };
+    Ok((local, groups, work_dim))
+}
+
+/// `--out INDEX=PATH`: the buffer arguments to write back after the run.
+fn out_paths(specs: &[String], args: &[Arg]) -> Result<Vec<(usize, PathBuf)>> {
+    let mut outs = Vec::new();
+    for o in specs {
+        let (i, path) = o
+            .split_once('=')
+            .with_context(|| format!("--out `{o}`: expected INDEX=PATH"))?;
+        let i: usize = i
+            .parse()
+            .with_context(|| format!("--out `{o}`: `{i}` is not a parameter index"))?;
+        match args.get(i) {
+            Some(Arg::Buffer(..)) => outs.push((i, PathBuf::from(path))),
+            Some(_) => bail!("--out `{o}`: parameter {i} is not a buffer"),
+            None => bail!("--out `{o}`: there are only {} --arg values", args.len()),
+        }
+    }
+    Ok(outs)
 }

@@ -17,8 +17,8 @@ mod data;
 
 use super::runtime::{self, Args};
 use super::{Loaded, Tools};
-use data::{Buffer, Scalar, expect, parse_format};
 use anyhow::{Context, Result, bail};
+use data::{Buffer, Scalar, expect, parse_format};
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::path::Path;

@@ -3,8 +3,8 @@
 //! wrapper indices after strided elements, row-major columns as strided pointers), and
 //! whole laid-out aggregates loaded and stored member by member.
 
-use super::func::FnCtx;
 use super::SpvTy;
+use super::func::FnCtx;
 use super::layout::{Shape, ShapeId, ShapeKind};
 use crate::error::Error;
 use crate::llvm::{Const, InstKind, Type, TypeId, Value};

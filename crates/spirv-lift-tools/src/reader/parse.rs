@@ -1,486 +1,20 @@
-//! A tolerant reader for textual LLVM IR: just enough structure to check convergence
-//! control in IR from any producer (clang, `llvm-dis`, spirv-lift).
-//!
-//! [`read`] turns a module into an [`IrModule`] skeleton: for every `define`, its name,
-//! whether it is `convergent`, its blocks (explicit, quoted and numbered labels, and
-//! the implicitly numbered entry block), and for every instruction its result name,
-//! opcode, the local values it references, the successor labels of terminators and,
-//! for `call` / `invoke` / `callbr`, the callee, whether it is one of the
-//! `llvm.experimental.convergence.{entry,loop,anchor}` intrinsics, whether the call is
-//! convergent and its operand bundles. Declarations and `attributes #N = { … }` groups
-//! are read only for the `convergent` attribute; everything else (globals, metadata,
-//! comdats, `module asm`, comments, debug records) is skipped.
-//!
-//! The reader is not a validator: it never rejects well-formed IR for a construct it
-//! does not model, and it checks nothing that LLVM's own parser checks (types,
-//! numbering, operand counts). It fails with a [`ReadError`] (line and column) only
-//! when it cannot find the structure it needs: an unterminated string or quoted
-//! name, a `define` without a name or body, a body that never closes. It never
-//! panics, on any input, and runs in near-linear time (`O(n log n)` in the input size).
-//!
-//! Statements inside a body are delimited the way LLVM prints them: a statement starts
-//! at a label, at `%name =`, or at a word that begins a line (unless the word is a
-//! continuation such as `to`, `unwind`, `catch`, `cleanup` or `filter`), always outside
-//! brackets. Multi-line `switch`, `invoke` and `landingpad` therefore read correctly.
+//! The reader's parser: module-level entities skipped or read for `convergent`, function
+//! bodies split into blocks and statements, call sites and their bundles resolved
+//! against attribute groups and declarations.
 
-#![warn(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
-
+use super::lex::{Tok, Token, lex};
+use super::*;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-
-/// Why the reader gave up: a 1-based position and a message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReadError {
-    /// 1-based line.
-    pub line: u32,
-    /// 1-based column, in characters.
-    pub column: u32,
-    /// What is wrong there.
-    pub message: String,
-}
-
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.column, self.message)
-    }
-}
-
-impl std::error::Error for ReadError {}
-
-/// A module: its function definitions and declarations, in source order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct IrModule {
-    /// Every `define`.
-    pub functions: Vec<IrFunction>,
-    /// Every `declare`.
-    pub declarations: Vec<IrDeclaration>,
-}
-
-/// A `declare`d function.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IrDeclaration {
-    /// Name without the `@`.
-    pub name: String,
-    /// Declared `convergent` (directly or through an attribute group).
-    pub convergent: bool,
-}
-
-/// A function definition.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IrFunction {
-    /// Name without the `@`.
-    pub name: String,
-    /// Defined `convergent` (directly or through an attribute group).
-    pub convergent: bool,
-    /// Blocks in source order; the first is the entry block.
-    pub blocks: Vec<IrBlock>,
-    /// 1-based line of the `define`.
-    pub line: u32,
-    /// 1-based column of the `define`.
-    pub column: u32,
-}
-
-/// A basic block.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IrBlock {
-    /// Label without `%` (an implicit label is its number, e.g. `"0"`).
-    pub label: String,
-    /// Instructions in order.
-    pub insts: Vec<IrInst>,
-}
-
-impl IrBlock {
-    /// Successor labels of the block's terminators, in order, with repeats (one per
-    /// edge, as `switch` and `br` list them).
-    pub fn successors(&self) -> impl Iterator<Item = &str> {
-        self.insts
-            .iter()
-            .filter(|i| is_terminator(&i.opcode))
-            .flat_map(|i| i.successors.iter().map(String::as_str))
-    }
-}
-
-/// One instruction.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IrInst {
-    /// Result name without `%` (explicit or implicitly numbered), if it has one.
-    pub result: Option<String>,
-    /// Opcode (`call` for `tail call` and the like).
-    pub opcode: String,
-    /// Local names (without `%`) the instruction reads, including bundle operands,
-    /// excluding branch targets and named types.
-    pub operands: Vec<String>,
-    /// Call details for `call`, `invoke` and `callbr`.
-    pub call: Option<CallSite>,
-    /// For terminators: the successor labels, one per edge.
-    pub successors: Vec<String>,
-    /// 1-based line of the instruction's first token.
-    pub line: u32,
-    /// 1-based column of the instruction's first token.
-    pub column: u32,
-    /// The instruction's source text with white space collapsed (for diagnostics).
-    pub text: String,
-}
-
-/// What a call calls.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Callee {
-    /// `@name` (without the `@`).
-    Direct(String),
-    /// A local value `%name` (without the `%`).
-    Indirect(String),
-    /// Inline `asm`.
-    InlineAsm,
-    /// A constant expression or something the reader does not model.
-    Other,
-}
-
-/// The three convergence control intrinsics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ConvergenceIntrinsic {
-    /// `llvm.experimental.convergence.entry`.
-    Entry,
-    /// `llvm.experimental.convergence.loop`.
-    Loop,
-    /// `llvm.experimental.convergence.anchor`.
-    Anchor,
-}
-
-impl ConvergenceIntrinsic {
-    /// The intrinsic named `name` (without `@`), if it is one of the three.
-    pub fn from_name(name: &str) -> Option<ConvergenceIntrinsic> {
-        match name {
-            "llvm.experimental.convergence.entry" => Some(ConvergenceIntrinsic::Entry),
-            "llvm.experimental.convergence.loop" => Some(ConvergenceIntrinsic::Loop),
-            "llvm.experimental.convergence.anchor" => Some(ConvergenceIntrinsic::Anchor),
-            _ => None,
-        }
-    }
-
-    /// The short name: `entry`, `loop` or `anchor`.
-    pub fn short_name(self) -> &'static str {
-        match self {
-            ConvergenceIntrinsic::Entry => "entry",
-            ConvergenceIntrinsic::Loop => "loop",
-            ConvergenceIntrinsic::Anchor => "anchor",
-        }
-    }
-}
-
-/// A call site (`call`, `invoke`, `callbr`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CallSite {
-    /// The callee.
-    pub callee: Callee,
-    /// Which convergence control intrinsic the callee is, if any.
-    pub intrinsic: Option<ConvergenceIntrinsic>,
-    /// Convergent by attribute: the call site is `convergent` (directly or through an
-    /// attribute group), the callee is declared or defined `convergent`, or the callee
-    /// is a convergence control intrinsic (always convergent, like in LLVM). A
-    /// `"convergencectrl"` bundle alone does not set this; see
-    /// [`is_convergent`](CallSite::is_convergent).
-    pub convergent_attr: bool,
-    /// Operand bundles in order.
-    pub bundles: Vec<Bundle>,
-}
-
-impl CallSite {
-    /// The `"convergencectrl"` bundles (valid IR has at most one).
-    pub fn convergencectrl(&self) -> impl Iterator<Item = &Bundle> {
-        self.bundles.iter().filter(|b| b.tag == "convergencectrl")
-    }
-
-    /// Whether the call site is convergent in the sense of LLVM's
-    /// ConvergentOperations document: by attribute, or because it carries a
-    /// `"convergencectrl"` bundle.
-    pub fn is_convergent(&self) -> bool {
-        self.convergent_attr || self.convergencectrl().next().is_some()
-    }
-}
-
-/// An operand bundle `"tag"(ty val, …)`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Bundle {
-    /// The tag, e.g. `convergencectrl`.
-    pub tag: String,
-    /// The inputs.
-    pub inputs: Vec<BundleInput>,
-}
-
-/// One input of an operand bundle.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BundleInput {
-    /// The type as written (e.g. `token`).
-    pub ty: String,
-    /// The value.
-    pub value: Operand,
-}
-
-/// A value as written in an operand position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Operand {
-    /// `%name` (without the `%`).
-    Local(String),
-    /// Anything else (a constant, a global, `none`), as written.
-    Other(String),
-}
-
-/// Whether `opcode` ends a basic block.
-pub fn is_terminator(opcode: &str) -> bool {
-    matches!(
-        opcode,
-        "ret"
-            | "br"
-            | "switch"
-            | "indirectbr"
-            | "invoke"
-            | "callbr"
-            | "resume"
-            | "unreachable"
-            | "cleanupret"
-            | "catchret"
-            | "catchswitch"
-    )
-}
-
-/// Reads a module. See the module documentation for what is kept.
-///
-/// # Errors
-/// A [`ReadError`] when the structure the verifier needs cannot be found.
-pub fn read(text: &str) -> Result<IrModule, ReadError> {
-    let tokens = lex(text)?;
-    let mut p = Parser {
-        src: text,
-        toks: &tokens,
-        pos: 0,
-        groups: BTreeMap::new(),
-        types: BTreeSet::new(),
-        functions: Vec::new(),
-        declarations: Vec::new(),
-    };
-    p.module()?;
-    Ok(p.finish())
-}
-
-// ---------------------------------------------------------------------------------
-// Lexer
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Tok {
-    /// `%name`, `%"name"`, `%7`.
-    Local(String),
-    /// `@name`, `@"name"`, `@7`.
-    Global(String),
-    /// `#7`, `#dbg_value`.
-    Hash(String),
-    /// `!name`, `!7`.
-    Meta(String),
-    /// `name:`, `"name":`, `7:`.
-    Label(String),
-    /// A bare word: keyword, type, number, `...`.
-    Word(String),
-    /// `"text"` (escapes decoded).
-    Str(String),
-    /// Any other single character.
-    Punct(char),
-}
-
-#[derive(Clone, Debug)]
-struct Token {
-    tok: Tok,
-    line: u32,
-    col: u32,
-    start: usize,
-    end: usize,
-}
-
-fn is_name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '-' | '$' | '.' | '_')
-}
-
-struct Cursor<'a> {
-    text: &'a str,
-    pos: usize,
-    line: u32,
-    col: u32,
-}
-
-impl Cursor<'_> {
-    fn peek(&self) -> Option<char> {
-        // ASCII fast path; only a non-ASCII character needs UTF-8 decoding.
-        match self.text.as_bytes().get(self.pos) {
-            Some(&b) if b.is_ascii() => Some(char::from(b)),
-            Some(_) => self.text.get(self.pos..).and_then(|s| s.chars().next()),
-            None => None,
-        }
-    }
-
-    /// Advances over the ASCII bytes at the cursor that satisfy `keep`, none of them a
-    /// newline, and returns them.
-    fn take_ascii_while(&mut self, keep: impl Fn(u8) -> bool) -> &str {
-        let start = self.pos;
-        let rest = self.text.as_bytes().get(start..).unwrap_or(&[]);
-        let n = rest
-            .iter()
-            .position(|&b| !(b.is_ascii() && b != b'\n' && keep(b)))
-            .unwrap_or(rest.len());
-        self.pos = start + n;
-        self.col = self
-            .col
-            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
-        self.text.get(start..self.pos).unwrap_or("")
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.pos += c.len_utf8();
-        if c == '\n' {
-            self.line = self.line.saturating_add(1);
-            self.col = 1;
-        } else {
-            self.col = self.col.saturating_add(1);
-        }
-        Some(c)
-    }
-
-    fn name(&mut self) -> String {
-        self.take_ascii_while(|b| is_name_char(char::from(b)))
-            .to_owned()
-    }
-
-    /// A `"…"` string (cursor on the opening quote), with `\XX` and `\\` decoded.
-    fn string(&mut self, line: u32, col: u32) -> Result<String, ReadError> {
-        self.bump();
-        let mut bytes = Vec::new();
-        loop {
-            match self.bump() {
-                None => {
-                    return Err(ReadError {
-                        line,
-                        column: col,
-                        message: "unterminated string".into(),
-                    });
-                }
-                Some('"') => break,
-                Some('\\') => {
-                    let rest = self.text.get(self.pos..).unwrap_or("");
-                    let hex = rest.get(..2).and_then(|h| u8::from_str_radix(h, 16).ok());
-                    match hex {
-                        Some(b) => {
-                            bytes.push(b);
-                            self.bump();
-                            self.bump();
-                        }
-                        None if rest.starts_with('\\') => {
-                            bytes.push(b'\\');
-                            self.bump();
-                        }
-                        None => bytes.push(b'\\'),
-                    }
-                }
-                Some(c) => {
-                    let mut buf = [0u8; 4];
-                    bytes.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                }
-            }
-        }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
-    }
-}
-
-fn lex(text: &str) -> Result<Vec<Token>, ReadError> {
-    let mut cur = Cursor {
-        text,
-        pos: 0,
-        line: 1,
-        col: 1,
-    };
-    let mut out = Vec::new();
-    while let Some(c) = cur.peek() {
-        if c.is_whitespace() {
-            if c == ' ' || c == '\t' {
-                cur.take_ascii_while(|b| b == b' ' || b == b'\t');
-            } else {
-                cur.bump();
-            }
-            continue;
-        }
-        if c == ';' {
-            // A comment: ASCII runs in one step, other characters one by one.
-            loop {
-                cur.take_ascii_while(|_| true);
-                match cur.peek() {
-                    Some(c) if c != '\n' => {
-                        cur.bump();
-                    }
-                    _ => break,
-                }
-            }
-            continue;
-        }
-        let (line, col, start) = (cur.line, cur.col, cur.pos);
-        let tok = match c {
-            '%' | '@' | '#' | '!' => {
-                cur.bump();
-                let name = match cur.peek() {
-                    Some('"') if c != '#' => Some(cur.string(line, col)?),
-                    Some(n) if is_name_char(n) => Some(cur.name()),
-                    _ => None,
-                };
-                match (c, name) {
-                    ('%', Some(n)) => Tok::Local(n),
-                    ('@', Some(n)) => Tok::Global(n),
-                    ('#', Some(n)) => Tok::Hash(n),
-                    ('!', Some(n)) => Tok::Meta(n),
-                    _ => Tok::Punct(c),
-                }
-            }
-            '"' => {
-                let s = cur.string(line, col)?;
-                if cur.peek() == Some(':') {
-                    cur.bump();
-                    Tok::Label(s)
-                } else {
-                    Tok::Str(s)
-                }
-            }
-            c if is_name_char(c) => {
-                let w = cur.name();
-                if cur.peek() == Some(':') {
-                    cur.bump();
-                    Tok::Label(w)
-                } else {
-                    Tok::Word(w)
-                }
-            }
-            _ => {
-                cur.bump();
-                Tok::Punct(c)
-            }
-        };
-        out.push(Token {
-            tok,
-            line,
-            col,
-            start,
-            end: cur.pos,
-        });
-    }
-    Ok(out)
-}
-
-// ---------------------------------------------------------------------------------
-// Parser
 
 /// Words that continue the previous statement when they begin a line.
-const CONTINUATIONS: &[&str] = &["to", "unwind", "cleanup", "catch", "filter", "label"];
+pub(super) const CONTINUATIONS: &[&str] = &["to", "unwind", "cleanup", "catch", "filter", "label"];
 
 /// Fast-math flags that may follow `call`.
-const FAST_MATH: &[&str] = &[
+pub(super) const FAST_MATH: &[&str] = &[
     "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc", "fast",
 ];
 
-fn is_type_word(w: &str) -> bool {
+pub(super) fn is_type_word(w: &str) -> bool {
     matches!(
         w,
         "void"
@@ -502,16 +36,16 @@ fn is_type_word(w: &str) -> bool {
     ) || (w.len() > 1 && w.starts_with('i') && w.bytes().skip(1).all(|b| b.is_ascii_digit()))
 }
 
-fn opener(c: char) -> bool {
+pub(super) fn opener(c: char) -> bool {
     matches!(c, '(' | '[' | '{' | '<')
 }
 
-fn closer(c: char) -> bool {
+pub(super) fn closer(c: char) -> bool {
     matches!(c, ')' | ']' | '}' | '>')
 }
 
 /// A function body being read: numbering state and the blocks so far.
-struct Body {
+pub(super) struct Body {
     blocks: Vec<IrBlock>,
     next_number: u64,
 }
@@ -532,16 +66,16 @@ impl Body {
 }
 
 /// Per block, per instruction: the unresolved call site, if the instruction is a call.
-type BlockCalls = Vec<Vec<Option<RawCall>>>;
+pub(super) type BlockCalls = Vec<Vec<Option<RawCall>>>;
 
 /// A call site before attribute groups and callee attributes are known.
-struct RawCall {
+pub(super) struct RawCall {
     site: CallSite,
     inline_convergent: bool,
     groups: Vec<String>,
 }
 
-struct Parser<'a> {
+pub(super) struct Parser<'a> {
     src: &'a str,
     toks: &'a [Token],
     pos: usize,
@@ -556,7 +90,7 @@ struct Parser<'a> {
 }
 
 #[derive(Default)]
-struct FnAttrs {
+pub(super) struct FnAttrs {
     convergent: bool,
     groups: Vec<String>,
 }
@@ -1170,206 +704,18 @@ impl<'a> Parser<'a> {
     }
 }
 
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
-mod tests {
-    use super::*;
-
-    fn one(text: &str) -> IrFunction {
-        let m = read(text).unwrap();
-        assert_eq!(m.functions.len(), 1, "{m:#?}");
-        m.functions.into_iter().next().unwrap()
-    }
-
-    #[test]
-    fn reads_blocks_calls_and_bundles() {
-        let f = one(r#"
-; a comment with { braces and "quotes
-define void @f(i1 %c) #0 {
-entry:
-  %t = call token @llvm.experimental.convergence.entry()
-  br i1 %c, label %"loop body", label %exit
-"loop body":
-  %l = tail call token @llvm.experimental.convergence.loop() [ "convergencectrl"(token %t) ]
-  call void @op(i32 1) #1 [ "convergencectrl"(token %l), "other"(i32 2, ptr %p) ], !dbg !3
-  br label %exit
-exit:
-  ret void
-}
-declare void @op(i32)
-attributes #0 = { convergent "s"="a;b{" }
-attributes #1 = { convergent }
-"#);
-        assert_eq!(f.name, "f");
-        assert!(f.convergent);
-        let labels: Vec<_> = f.blocks.iter().map(|b| b.label.as_str()).collect();
-        assert_eq!(labels, ["entry", "loop body", "exit"]);
-        let succ: Vec<_> = f.blocks[0].successors().collect();
-        assert_eq!(succ, ["loop body", "exit"]);
-        let l = &f.blocks[1].insts[0];
-        assert_eq!(l.result.as_deref(), Some("l"));
-        assert_eq!(l.opcode, "call");
-        let site = l.call.as_ref().unwrap();
-        assert_eq!(site.intrinsic, Some(ConvergenceIntrinsic::Loop));
-        assert!(site.convergent_attr);
-        let op = f.blocks[1].insts[1].call.as_ref().unwrap();
-        assert_eq!(op.callee, Callee::Direct("op".into()));
-        assert!(op.convergent_attr, "convergent through #1");
-        assert_eq!(op.bundles.len(), 2);
-        assert_eq!(op.bundles[0].tag, "convergencectrl");
-        assert_eq!(op.bundles[0].inputs[0].ty, "token");
-        assert_eq!(op.bundles[0].inputs[0].value, Operand::Local("l".into()));
-        assert_eq!(op.bundles[1].inputs.len(), 2);
-        assert_eq!(f.blocks[1].insts[1].operands, ["l", "p"]);
-    }
-
-    #[test]
-    fn instruction_text_collapses_white_space_like_split_whitespace() {
-        // The ASCII fast path of `text_of` and the general path agree: tabs, new lines,
-        // vertical tabs and form feeds collapse to one space; non-ASCII text goes the
-        // general way.
-        let f = one(
-            "define void @f() {\n  %a = add\ti32 1,\x0b\x0c 2\n  %b = add i32 3, 4 ; \u{e9}\n  switch i32 %a, label %x [\n    i32 0, label %x\n  ]\nx:\n  ret void\n}\n",
-        );
-        let texts: Vec<_> = f.blocks[0].insts.iter().map(|i| i.text.as_str()).collect();
-        assert_eq!(
-            texts,
-            [
-                "%a = add i32 1, 2",
-                "%b = add i32 3, 4",
-                "switch i32 %a, label %x [ i32 0, label %x ]"
-            ]
-        );
-        let g = one(
-            "define void @\"\u{e9}\"() {\n  call void @\"\u{e9}\u{2003}x\"(\n i32 1)\n  ret void\n}\n",
-        );
-        assert_eq!(g.blocks[0].insts[0].text, "call void @\"\u{e9} x\"( i32 1)");
-    }
-
-    #[test]
-    fn implicit_numbers_and_multiline_terminators() {
-        let f = one(r#"
-define i32 @g(i32, i32 %x) personality ptr @pers {
-  %2 = add i32 %0, %x
-  switch i32 %2, label %3 [
-    i32 0, label %5
-    i32 1, label %5
-  ]
-3:
-  call i32 @h()
-  invoke void @k()
-          to label %5 unwind label %6
-5:
-  ret i32 0
-6:
-  %lp = landingpad { ptr, i32 }
-          cleanup
-          catch ptr null
-  resume { ptr, i32 } %lp
-}
-"#);
-        assert_eq!(f.blocks[0].label, "1");
-        let succ: Vec<_> = f.blocks[0].successors().collect();
-        assert_eq!(succ, ["3", "5", "5"]);
-        assert_eq!(f.blocks[1].insts[0].result.as_deref(), Some("4"));
-        assert_eq!(f.blocks[1].insts[1].opcode, "invoke");
-        let succ: Vec<_> = f.blocks[1].successors().collect();
-        assert_eq!(succ, ["5", "6"]);
-        assert_eq!(f.blocks[3].insts.len(), 2);
-        assert!(!f.convergent);
-    }
-
-    #[test]
-    fn numbered_parameters_number_the_entry_block() {
-        let f = one(
-            "define void @n(i1 %0, i1 %1) {\n  %4 = add i1 %0, %1\n  br label %5\n5:\n  ret void\n}",
-        );
-        assert_eq!(f.blocks[0].label, "2");
-        let f = one("define void @n(i32, ...) {\n  ret void\n}");
-        assert_eq!(f.blocks[0].label, "1");
-    }
-
-    #[test]
-    fn implicit_block_after_terminator_and_debug_records() {
-        let f = one(r#"
-define void @h() {
-  br label %1
-  #dbg_value(i32 0, !1, !DIExpression(), !2)
-  call void @llvm.experimental.convergence.anchor()
-  ret void
-}
-"#);
-        assert_eq!(f.blocks.len(), 2);
-        assert_eq!(f.blocks[0].label, "0");
-        assert_eq!(f.blocks[1].label, "1");
-        assert_eq!(f.blocks[1].insts.len(), 2);
-    }
-
-    #[test]
-    fn call_forms() {
-        let f = one(r#"
-%T = type { i32 }
-define void @c(ptr %fp) {
-  %a = call fastcc noundef %T (i32, ...) @v(i32 1)
-  %b = call i32 %fp(i32 2) convergent
-  call void asm sideeffect "nop", ""() #5
-  %d = call addrspace(0) { i32, i32 } @s()
-  ret void
-}
-declare %T @v(i32, ...) convergent
-"#);
-        let calls: Vec<_> = f.blocks[0]
-            .insts
-            .iter()
-            .filter_map(|i| i.call.as_ref())
-            .collect();
-        assert_eq!(calls[0].callee, Callee::Direct("v".into()));
-        assert!(calls[0].convergent_attr);
-        assert_eq!(calls[1].callee, Callee::Indirect("fp".into()));
-        assert!(calls[1].convergent_attr);
-        assert_eq!(calls[2].callee, Callee::InlineAsm);
-        assert_eq!(calls[3].callee, Callee::Direct("s".into()));
-        assert!(
-            f.blocks[0].insts[0].operands.is_empty(),
-            "named type is no operand"
-        );
-    }
-
-    #[test]
-    fn errors_have_positions() {
-        let e = read("define void @f() {\n  ret void\n").unwrap_err();
-        assert_eq!((e.line, e.column), (1, 1));
-        let e = read("define void @f() {\n  call void @\"x\n").unwrap_err();
-        assert_eq!(e.line, 2);
-        assert!(e.message.contains("unterminated"));
-        assert!(read("define void").is_err());
-    }
-
-    #[test]
-    fn skips_globals_and_metadata() {
-        let m = read(
-            "@g = global { i32 } { i32 1 }, !dbg !0\n!0 = !DIGlobalVariable(name: \"define\")\n\
-             module asm \"define void @x() {\"\n",
-        )
-        .unwrap();
-        assert!(m.functions.is_empty());
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn never_panics(s in "\\PC*") {
-            let _ = read(&s);
-        }
-
-        #[test]
-        fn never_panics_on_ir_like_text(
-            parts in proptest::collection::vec(proptest::sample::select(vec![
-                "define", "declare", "void", "@f", "%x", "=", "call", "(", ")", "{", "}",
-                "[", "]", "\"convergencectrl\"", "token", ",", "label", "br", "\n", ":",
-                "a:", "#0", "attributes", "\"", "%\"q\"", "<", ">", "!1", "ret", "tail",
-            ]), 0..60)
-        ) {
-            let _ = read(&parts.join(" "));
-        }
-    }
+/// Reads `text` (see [`read`]).
+pub(super) fn parse(text: &str) -> Result<IrModule, ReadError> {
+    let tokens = lex(text)?;
+    let mut p = Parser {
+        src: text,
+        toks: &tokens,
+        pos: 0,
+        groups: BTreeMap::new(),
+        types: BTreeSet::new(),
+        functions: Vec::new(),
+        declarations: Vec::new(),
+    };
+    p.module()?;
+    Ok(p.finish())
 }
