@@ -85,7 +85,7 @@ fn token_call(
             ret,
             callee: Value::Func(callee),
             args: Vec::new(),
-            attrs: "",
+            convergent: false,
             convergence: parent.map(Value::Local),
         })),
     )
@@ -206,7 +206,7 @@ pub fn place(m: &mut Module, fid: FuncId, regions: &Regions) {
         for (inst, is_conv) in f.blocks[b].insts.iter_mut().zip(conv) {
             if let (true, InstKind::Call(call)) = (is_conv, &mut inst.kind) {
                 call.convergence = Some(Value::Local(tok));
-                call.attrs = "convergent";
+                call.convergent = true;
             }
         }
     }

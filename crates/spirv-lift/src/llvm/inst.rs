@@ -174,8 +174,8 @@ pub struct Call {
     pub callee: Value,
     /// Arguments.
     pub args: Vec<Value>,
-    /// Inline call-site attributes (e.g. `convergent`).
-    pub attrs: &'static str,
+    /// The call-site attribute `convergent`.
+    pub convergent: bool,
     /// Operand bundle `"convergencectrl"(token %t)`.
     pub convergence: Option<Value>,
 }

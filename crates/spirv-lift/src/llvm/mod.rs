@@ -156,6 +156,27 @@ impl std::fmt::Display for FnAttr {
     }
 }
 
+/// A parameter attribute, printed after the parameter's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamAttr {
+    /// `zeroext`.
+    ZeroExt,
+    /// `signext`.
+    SignExt,
+    /// `noalias`.
+    NoAlias,
+    /// `readonly`.
+    ReadOnly,
+    /// `readnone`.
+    ReadNone,
+    /// `byval(T)`.
+    ByVal(TypeId),
+    /// `sret(T)`.
+    Sret(TypeId),
+    /// `byref(T)`.
+    ByRef(TypeId),
+}
+
 impl Function {
     /// Whether the function has the `convergent` attribute.
     pub fn is_convergent(&self) -> bool {
@@ -172,8 +193,9 @@ pub struct Function {
     pub ret: TypeId,
     /// Parameters (locals).
     pub params: Vec<LocalId>,
-    /// Parameter attributes, printed after each parameter's type.
-    pub param_attrs: Vec<String>,
+    /// Parameter attributes, printed after each parameter's type (one list per
+    /// parameter, or none past the end of this vector).
+    pub param_attrs: Vec<Vec<ParamAttr>>,
     /// Variadic.
     pub vararg: bool,
     /// Calling convention.
@@ -497,7 +519,7 @@ impl Module {
         for (i, t) in params.iter().enumerate() {
             let l = f.new_local(&format!("a{i}"), *t);
             f.params.push(l);
-            f.param_attrs.push(String::new());
+            f.param_attrs.push(Vec::new());
         }
         f.attrs = attrs.to_vec();
         Some(id)

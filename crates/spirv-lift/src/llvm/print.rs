@@ -1,8 +1,8 @@
 //! The streaming printer: LLVM assembly into any `fmt::Write`.
 
 use super::{
-    CallConv, Const, Function, Global, Inst, InstKind, Linkage, MdOperand, Module, Type, TypeId,
-    Value,
+    CallConv, Const, Function, Global, Inst, InstKind, Linkage, MdOperand, Module, ParamAttr, Type,
+    TypeId, Value,
 };
 use std::fmt::{Result, Write};
 
@@ -347,6 +347,27 @@ fn write_global<W: Write + ?Sized>(w: &mut W, m: &Module, g: &Global) -> Result 
     writeln!(w)
 }
 
+/// One parameter attribute.
+fn write_param_attr<W: Write + ?Sized>(w: &mut W, m: &Module, a: ParamAttr) -> Result {
+    let (name, ty) = match a {
+        ParamAttr::ZeroExt => ("zeroext", None),
+        ParamAttr::SignExt => ("signext", None),
+        ParamAttr::NoAlias => ("noalias", None),
+        ParamAttr::ReadOnly => ("readonly", None),
+        ParamAttr::ReadNone => ("readnone", None),
+        ParamAttr::ByVal(t) => ("byval", Some(t)),
+        ParamAttr::Sret(t) => ("sret", Some(t)),
+        ParamAttr::ByRef(t) => ("byref", Some(t)),
+    };
+    w.write_str(name)?;
+    if let Some(t) = ty {
+        w.write_char('(')?;
+        write_type(w, m, t)?;
+        w.write_char(')')?;
+    }
+    Ok(())
+}
+
 fn cc_str(cc: CallConv) -> &'static str {
     match cc {
         CallConv::C => "",
@@ -373,8 +394,9 @@ fn write_function<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function) -> Res
             w.write_str(", ")?;
         }
         write_type(w, m, f.locals[p.index()].ty)?;
-        if let Some(a) = f.param_attrs.get(i).filter(|a| !a.is_empty()) {
-            write!(w, " {a}")?;
+        for a in f.param_attrs.get(i).into_iter().flatten() {
+            w.write_char(' ')?;
+            write_param_attr(w, m, *a)?;
         }
         if !decl {
             write!(w, " %{}", f.local_name(*p))?;
@@ -559,7 +581,7 @@ fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Ins
                 ret,
                 callee,
                 args,
-                attrs,
+                convergent,
                 convergence,
             } = &**call;
             w.write_str("call ")?;
@@ -592,8 +614,8 @@ fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Ins
                 tv(w, *a)?;
             }
             w.write_str(")")?;
-            if !attrs.is_empty() {
-                write!(w, " {attrs}")?;
+            if *convergent {
+                w.write_str(" convergent")?;
             }
             if let Some(t) = convergence {
                 w.write_str(" [ \"convergencectrl\"(")?;

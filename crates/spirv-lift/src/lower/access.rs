@@ -313,7 +313,7 @@ impl FnCtx<'_, '_> {
         let mut out = Value::Const(self.cx.m.constant(Const::Poison(sh.val)));
         if self.cx.layouts.is_direct(s) {
             let align = a.align.or_else(|| self.layout_align(s));
-            let v = self.emit(
+            let v = self.emit_tagged(
                 "t",
                 sh.val,
                 InstKind::Load {
@@ -323,8 +323,8 @@ impl FnCtx<'_, '_> {
                     volatile: a.volatile,
                     atomic: None,
                 },
+                tags,
             );
-            self.tag_last(tags);
             return Ok(v);
         }
         check_unrolled(sh.leaves)?;
@@ -362,14 +362,16 @@ impl FnCtx<'_, '_> {
         let sh = self.cx.layouts.get(s).clone();
         if self.cx.layouts.is_direct(s) {
             let align = a.align.or_else(|| self.layout_align(s));
-            self.emit_void(InstKind::Store {
-                val: v,
-                ptr: p,
-                align,
-                volatile: a.volatile,
-                atomic: None,
-            });
-            self.tag_last(tags);
+            self.emit_void_tagged(
+                InstKind::Store {
+                    val: v,
+                    ptr: p,
+                    align,
+                    volatile: a.volatile,
+                    atomic: None,
+                },
+                tags,
+            );
             return Ok(());
         }
         check_unrolled(sh.leaves)?;

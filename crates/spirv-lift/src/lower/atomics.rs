@@ -19,8 +19,7 @@ impl FnCtx<'_, '_> {
                 // LLVM 22's SPIR-V backend drops the atomicity of `load/store atomic`; its
                 // builtin forms keep scope and semantics exactly.
                 let (_, _, tags) = self.atomic_sync(inst, 1)?;
-                self.lower_generic_builtin(inst)?;
-                self.tag_last(&tags);
+                self.lower_generic_builtin_tagged(inst, Some(&tags))?;
                 Ok(())
             }
             Atomic::Load => self.atomic_load(inst),
@@ -47,7 +46,7 @@ impl FnCtx<'_, '_> {
         let ty = self.cx.llty(inst.rty()?)?;
         let ptr = self.val(inst.id(0)?)?;
         let align = Some(self.natural_align(ty));
-        self.emit_result(
+        self.emit_result_tagged(
             inst,
             InstKind::Load {
                 ty,
@@ -56,8 +55,8 @@ impl FnCtx<'_, '_> {
                 volatile: false,
                 atomic: Some((ord, scope)),
             },
+            &tags,
         )?;
-        self.tag_last(&tags);
         Ok(())
     }
 
@@ -82,14 +81,16 @@ impl FnCtx<'_, '_> {
         let (scope, ord, tags) = self.store_sync(inst)?;
         let (ptr, val) = (self.val(inst.id(0)?)?, self.val(inst.id(3)?)?);
         let align = Some(self.natural_align(self.ll_type_of(val)));
-        self.emit_void(InstKind::Store {
-            val,
-            ptr,
-            align,
-            volatile: false,
-            atomic: Some((ord, scope)),
-        });
-        self.tag_last(&tags);
+        self.emit_void_tagged(
+            InstKind::Store {
+                val,
+                ptr,
+                align,
+                volatile: false,
+                atomic: Some((ord, scope)),
+            },
+            &tags,
+        );
         Ok(())
     }
 
@@ -112,7 +113,7 @@ impl FnCtx<'_, '_> {
         let align = self.natural_align(ty);
         let i1 = self.cx.m.ty(Type::Int(1));
         let pair = self.cx.m.ty(Type::Struct(vec![ty, i1]));
-        let r = self.emit(
+        let r = self.emit_tagged(
             "cx",
             pair,
             InstKind::CmpXchg {
@@ -126,8 +127,8 @@ impl FnCtx<'_, '_> {
                 align,
                 volatile: false,
             },
+            &tags,
         );
-        self.tag_last(&tags);
         self.emit_result(inst, InstKind::ExtractValue { v: r, idx: vec![0] })?;
         Ok(())
     }
@@ -138,7 +139,7 @@ impl FnCtx<'_, '_> {
         let ptr = self.val(inst.id(0)?)?;
         let i32t = self.cx.m.ty(Type::Int(32));
         let one = self.cx.i32_val(1);
-        let old = self.emit(
+        let old = self.emit_tagged(
             "t",
             i32t,
             InstKind::AtomicRmw {
@@ -150,8 +151,8 @@ impl FnCtx<'_, '_> {
                 align: 4,
                 volatile: false,
             },
+            &tags,
         );
-        self.tag_last(&tags);
         let zero = self.cx.i32_val(0);
         self.emit_result(
             inst,
@@ -169,14 +170,16 @@ impl FnCtx<'_, '_> {
         let (scope, ord, tags) = self.store_sync(inst)?;
         let ptr = self.val(inst.id(0)?)?;
         let zero = self.cx.i32_val(0);
-        self.emit_void(InstKind::Store {
-            val: zero,
-            ptr,
-            align: Some(4),
-            volatile: false,
-            atomic: Some((ord, scope)),
-        });
-        self.tag_last(&tags);
+        self.emit_void_tagged(
+            InstKind::Store {
+                val: zero,
+                ptr,
+                align: Some(4),
+                volatile: false,
+                atomic: Some((ord, scope)),
+            },
+            &tags,
+        );
         Ok(())
     }
 
@@ -203,7 +206,7 @@ impl FnCtx<'_, '_> {
             Rmw::FMax => (RmwOp::FMax, self.val(inst.id(3)?)?),
         };
         let align = self.natural_align(ty);
-        self.emit_result(
+        self.emit_result_tagged(
             inst,
             InstKind::AtomicRmw {
                 op,
@@ -214,8 +217,8 @@ impl FnCtx<'_, '_> {
                 align,
                 volatile: false,
             },
+            &tags,
         )?;
-        self.tag_last(&tags);
         Ok(())
     }
 

@@ -39,9 +39,8 @@ impl FnCtx<'_, '_> {
 
     /// Emits a fence with the tags of its semantics.
     fn fence(&mut self, ord: Ordering, scope: SyncScope, sem: u32) {
-        self.emit_void(InstKind::Fence { ord, scope });
         let tags = self.cx.sync_tags(sem, true);
-        self.tag_last(&tags);
+        self.emit_void_tagged(InstKind::Fence { ord, scope }, &tags);
     }
 
     fn control_barrier(&mut self, inst: &Inst) -> Result<(), Error> {

@@ -7,6 +7,7 @@ use super::func::FnCtx;
 use super::mangle::{MTy, mangle};
 use crate::error::Error;
 use crate::llvm::{CallConv, FnAttr, InstKind, Type, TypeId, Value};
+use crate::mmra::TagSet;
 use crate::spirv::{Inst, Op, Operand};
 
 /// Whether an `llvm.amdgcn.*` intrinsic we emit is convergent (LLVM declares these
@@ -62,6 +63,29 @@ impl FnCtx<'_, '_> {
         ret: TypeId,
         args: Vec<Value>,
     ) -> Result<Value, Error> {
+        self.intrinsic_with(base, overloads, ret, args, None)
+    }
+
+    /// [`intrinsic`](Self::intrinsic), the call carrying the MMRA tags `tags`.
+    pub fn intrinsic_tagged(
+        &mut self,
+        base: &str,
+        overloads: &[TypeId],
+        ret: TypeId,
+        args: Vec<Value>,
+        tags: &TagSet,
+    ) -> Result<Value, Error> {
+        self.intrinsic_with(base, overloads, ret, args, Some(tags))
+    }
+
+    fn intrinsic_with(
+        &mut self,
+        base: &str,
+        overloads: &[TypeId],
+        ret: TypeId,
+        args: Vec<Value>,
+        tags: Option<&TagSet>,
+    ) -> Result<Value, Error> {
         let mut name = format!("llvm.{base}");
         for t in overloads {
             name.push('.');
@@ -85,14 +109,14 @@ impl FnCtx<'_, '_> {
             ret,
             callee: Value::Func(fid),
             args,
-            attrs: "",
+            convergent: false,
             convergence: None,
         }));
         if self.cx.m.type_of_id(ret) == &Type::Void {
-            self.emit_void(kind);
+            self.emit_void_maybe_tagged(kind, tags);
             Ok(Value::Const(self.cx.null_of(ret)))
         } else {
-            Ok(self.emit("t", ret, kind))
+            Ok(self.emit_maybe_tagged("t", ret, kind, tags))
         }
     }
 
@@ -171,6 +195,20 @@ impl FnCtx<'_, '_> {
         result: Option<u32>,
         convergent: bool,
     ) -> Result<Option<Value>, Error> {
+        self.call_builtin_with(inst, name, args, result, convergent, None)
+    }
+
+    /// [`call_builtin`](Self::call_builtin), the call carrying the MMRA tags `tags` when
+    /// given.
+    pub fn call_builtin_with(
+        &mut self,
+        inst: &Inst,
+        name: &str,
+        args: &[(Value, MTy)],
+        result: Option<u32>,
+        convergent: bool,
+        tags: Option<&TagSet>,
+    ) -> Result<Option<Value>, Error> {
         let mtys: Vec<MTy> = args.iter().map(|(_, m)| m.clone()).collect();
         let ret = match result {
             Some(t) => self.cx.llty(t)?,
@@ -202,21 +240,21 @@ impl FnCtx<'_, '_> {
             ret,
             callee: Value::Func(fid),
             args: args.iter().map(|(v, _)| *v).collect(),
-            attrs: "",
+            convergent: false,
             convergence: None,
         }));
         match (result, inst.result_id) {
             (None, _) => {
-                self.emit_void(kind);
+                self.emit_void_maybe_tagged(kind, tags);
                 Ok(None)
             }
             (Some(t), Some(rid)) if inst.result_type == Some(t) => {
                 let hint = self.cx.hint(rid);
-                let v = self.emit(&hint, ret, kind);
+                let v = self.emit_maybe_tagged(&hint, ret, kind, tags);
                 self.define(inst, v)?;
                 Ok(Some(v))
             }
-            (Some(_), _) => Ok(Some(self.emit("t", ret, kind))),
+            (Some(_), _) => Ok(Some(self.emit_maybe_tagged("t", ret, kind, tags))),
         }
     }
 
@@ -250,6 +288,16 @@ impl FnCtx<'_, '_> {
     /// Lowers an instruction with no LLVM equivalent to a call of `__spirv_<OpName>`:
     /// id operands pass as values, scope/semantics ids and literals as `i32` constants.
     pub fn lower_generic_builtin(&mut self, inst: &Inst) -> Result<(), Error> {
+        self.lower_generic_builtin_tagged(inst, None)
+    }
+
+    /// [`lower_generic_builtin`](Self::lower_generic_builtin), the call carrying the MMRA
+    /// tags `tags` when given (an image access without them carries the image tags).
+    pub fn lower_generic_builtin_tagged(
+        &mut self,
+        inst: &Inst,
+        tags: Option<&TagSet>,
+    ) -> Result<(), Error> {
         let convergent = crate::spirv::opclass::is_convergent(inst.op);
         let mut args = Vec::with_capacity(inst.operands.len());
         for op in inst.operands.iter() {
@@ -278,14 +326,14 @@ impl FnCtx<'_, '_> {
             args.push(a);
         }
         let name = format!("__spirv_{}", inst.opname().trim_start_matches("Op"));
-        self.call_builtin(inst, &name, &args, inst.result_type, convergent)?;
-        if is_image_access(inst.op) {
+        let image_tags = (tags.is_none() && is_image_access(inst.op)).then(|| {
             let texel = inst.operands.iter().any(|o| {
                 matches!(o, Operand::ImageOperands(m) if m.contains(::spirv::ImageOperands::NON_PRIVATE_TEXEL))
             });
-            let tags = self.image_tags(texel);
-            self.tag_last(&tags);
-        }
+            self.image_tags(texel)
+        });
+        let tags = tags.or(image_tags.as_ref());
+        self.call_builtin_with(inst, &name, &args, inst.result_type, convergent, tags)?;
         Ok(())
     }
 }

@@ -11,6 +11,7 @@ use crate::analysis::{Block as CfgBlock, FunctionAnalyses};
 use crate::convergence::place::Regions;
 use crate::error::Error;
 use crate::llvm::{self, BlockId, Inst as LInst, InstKind, LocalId, TypeId, Value};
+use crate::mmra::TagSet;
 use crate::spirv::{Function, Inst, Op, Operand};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -238,6 +239,41 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         Value::Local(l)
     }
 
+    /// [`emit`](Self::emit) with the MMRA tags `tags` attached (`!mmra`).
+    pub fn emit_tagged(&mut self, hint: &str, ty: TypeId, kind: InstKind, tags: &TagSet) -> Value {
+        let l = self.f.new_local(hint, ty);
+        self.push_tagged(LInst::new(Some(l), kind), tags);
+        Value::Local(l)
+    }
+
+    /// [`emit`](Self::emit), tagged when `tags` is given.
+    pub fn emit_maybe_tagged(
+        &mut self,
+        hint: &str,
+        ty: TypeId,
+        kind: InstKind,
+        tags: Option<&TagSet>,
+    ) -> Value {
+        match tags {
+            Some(tags) => self.emit_tagged(hint, ty, kind, tags),
+            None => self.emit(hint, ty, kind),
+        }
+    }
+
+    /// [`emit_void`](Self::emit_void), tagged when `tags` is given.
+    pub fn emit_void_maybe_tagged(&mut self, kind: InstKind, tags: Option<&TagSet>) {
+        match tags {
+            Some(tags) => self.emit_void_tagged(kind, tags),
+            None => self.emit_void(kind),
+        }
+    }
+
+    /// Appends `inst` with the MMRA tags `tags` attached.
+    fn push_tagged(&mut self, mut inst: LInst, tags: &TagSet) {
+        inst.mmra = self.cx.mmra_node(tags);
+        self.push(inst);
+    }
+
     /// Appends a built instruction to the current block, type-checking it first.
     fn push(&mut self, inst: LInst) {
         if self.type_error.is_none()
@@ -253,11 +289,35 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         self.push(LInst::new(None, kind));
     }
 
+    /// [`emit_void`](Self::emit_void) with the MMRA tags `tags` attached.
+    pub fn emit_void_tagged(&mut self, kind: InstKind, tags: &TagSet) {
+        self.push_tagged(LInst::new(None, kind), tags);
+    }
+
     /// Appends an instruction for a SPIR-V result and defines the result as its value.
     pub fn emit_result(&mut self, inst: &Inst, kind: InstKind) -> Result<Value, Error> {
+        self.emit_result_with(inst, kind, None)
+    }
+
+    /// [`emit_result`](Self::emit_result) with the MMRA tags `tags` attached.
+    pub fn emit_result_tagged(
+        &mut self,
+        inst: &Inst,
+        kind: InstKind,
+        tags: &TagSet,
+    ) -> Result<Value, Error> {
+        self.emit_result_with(inst, kind, Some(tags))
+    }
+
+    fn emit_result_with(
+        &mut self,
+        inst: &Inst,
+        kind: InstKind,
+        tags: Option<&TagSet>,
+    ) -> Result<Value, Error> {
         let ty = self.cx.llty(inst.rty()?)?;
         let hint = self.cx.hint(inst.rid()?);
-        let v = self.emit(&hint, ty, kind);
+        let v = self.emit_maybe_tagged(&hint, ty, kind, tags);
         self.define(inst, v)?;
         Ok(v)
     }
@@ -426,7 +486,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             ret,
             callee: Value::Func(fid),
             args,
-            attrs: "",
+            convergent: false,
             convergence: None,
         }));
         if self.cx.m.find_type(&llvm::Type::Void) == Some(ret) {

@@ -11,7 +11,7 @@
 use super::{Ctx, SpvTy, types::addrspace};
 use crate::Target;
 use crate::error::Error;
-use crate::llvm::{CallConv, FnAttr, Global, Linkage, MdOperand, Type, Value};
+use crate::llvm::{CallConv, FnAttr, Global, Linkage, MdOperand, ParamAttr, Type, Value};
 use crate::spirv::{Function, Inst, Operand};
 use ::spirv::{
     Decoration, ExecutionMode, ExecutionModel, FunctionControl, FunctionParameterAttribute,
@@ -261,15 +261,10 @@ impl Ctx<'_> {
         let kernel_cc = cc == CallConv::AmdgpuKernel;
         for (_, _, t, hint, attrs) in &param_info {
             // amdgpu_kernel arguments are passed in the kernarg segment: no `byval`.
-            let attrs = if kernel_cc {
-                attrs
-                    .split(' ')
-                    .filter(|a| !a.starts_with("byval("))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            } else {
-                attrs.clone()
-            };
+            let mut attrs = attrs.clone();
+            if kernel_cc {
+                attrs.retain(|a| !matches!(a, ParamAttr::ByVal(_)));
+            }
             let l = lf.new_local(hint, *t);
             lf.params.push(l);
             lf.param_attrs.push(attrs);
@@ -325,11 +320,12 @@ impl Ctx<'_> {
         index: usize,
         cc: CallConv,
         sret_taken: &mut bool,
-    ) -> Result<String, Error> {
+    ) -> Result<Vec<ParamAttr>, Error> {
+        use ParamAttr as A;
         let param_ty = self.llty(pty)?;
         let is_int = matches!(self.m.type_of_id(param_ty), Type::Int(_));
         let is_ptr = matches!(self.m.type_of_id(param_ty), Type::Ptr(_));
-        let mut out: Vec<String> = Vec::new();
+        let mut out: Vec<ParamAttr> = Vec::new();
         let attrs: Vec<FunctionParameterAttribute> = self
             .decos(pid)
             .iter()
@@ -340,28 +336,29 @@ impl Ctx<'_> {
                 _ => None,
             })
             .collect();
-        let has = |out: &[String], prefix: &str| out.iter().any(|s| s.starts_with(prefix));
+        let has = |out: &[ParamAttr], f: fn(&ParamAttr) -> bool| out.iter().any(f);
         let kernel = matches!(cc, CallConv::SpirKernel | CallConv::AmdgpuKernel);
         for a in attrs {
             use FunctionParameterAttribute as P;
             match a {
-                P::Zext | P::Sext if is_int && !has(&out, "zeroext") && !has(&out, "signext") => {
-                    out.push(if a == P::Zext { "zeroext" } else { "signext" }.into());
-                }
-                P::NoAlias if is_ptr && !has(&out, "noalias") => out.push("noalias".into()),
-                P::NoWrite | P::NoReadWrite
-                    if is_ptr && !has(&out, "readonly") && !has(&out, "readnone") =>
+                P::Zext | P::Sext
+                    if is_int && !has(&out, |a| matches!(a, A::ZeroExt | A::SignExt)) =>
                 {
-                    out.push(
-                        if a == P::NoWrite {
-                            "readonly"
-                        } else {
-                            "readnone"
-                        }
-                        .into(),
-                    );
+                    out.push(if a == P::Zext { A::ZeroExt } else { A::SignExt });
                 }
-                P::ByVal | P::Sret if is_ptr && !has(&out, "byval(") && !has(&out, "sret(") => {
+                P::NoAlias if is_ptr && !out.contains(&A::NoAlias) => out.push(A::NoAlias),
+                P::NoWrite | P::NoReadWrite
+                    if is_ptr && !has(&out, |a| matches!(a, A::ReadOnly | A::ReadNone)) =>
+                {
+                    out.push(if a == P::NoWrite {
+                        A::ReadOnly
+                    } else {
+                        A::ReadNone
+                    });
+                }
+                P::ByVal | P::Sret
+                    if is_ptr && !has(&out, |a| matches!(a, A::ByVal(_) | A::Sret(_))) =>
+                {
                     let sret = a == P::Sret;
                     if sret && (kernel || index > 1 || *sret_taken) {
                         continue;
@@ -375,20 +372,17 @@ impl Ctx<'_> {
                         if !sized {
                             continue;
                         }
-                        let mut s = String::from(if sret { "sret(" } else { "byval(" });
-                        crate::llvm::write_type_string(&self.m, t, &mut s);
-                        s.push(')');
-                        out.push(s);
+                        out.push(if sret { A::Sret(t) } else { A::ByVal(t) });
                         *sret_taken |= sret;
                     }
                 }
                 _ => {}
             }
         }
-        if is_ptr && self.has_deco(pid, Decoration::Restrict) && !has(&out, "noalias") {
-            out.push("noalias".into());
+        if is_ptr && self.has_deco(pid, Decoration::Restrict) && !out.contains(&A::NoAlias) {
+            out.push(A::NoAlias);
         }
-        Ok(out.join(" "))
+        Ok(out)
     }
 
     /// Reserves every entry point's name, so that no other function takes it first.
@@ -510,7 +504,7 @@ impl Ctx<'_> {
                 }
             })
             .collect();
-        f.param_attrs = vec![String::new(); f.params.len()];
+        f.param_attrs = vec![Vec::new(); f.params.len()];
         let mut args = args;
         let kernel = cc == CallConv::AmdgpuKernel;
         let all = kernel || self.opts.target == Target::Host;
@@ -537,7 +531,7 @@ impl Ctx<'_> {
             ret,
             callee: Value::Func(body),
             args,
-            attrs: "",
+            convergent: false,
             convergence: None,
         }));
         f.blocks[entry.index()]

@@ -126,7 +126,7 @@ impl Ctx<'_> {
         let mut f = self.m.take_function(w);
         let rec = f.new_local("record", ptr);
         f.params = vec![rec];
-        f.param_attrs = vec![String::new()];
+        f.param_attrs = vec![Vec::new()];
         let entry = f.new_block("entry");
         let mut insts = Vec::new();
         let builtins = self.host_builtins.clone();
@@ -290,9 +290,16 @@ impl Ctx<'_> {
                     .zip(
                         e.param_attrs
                             .iter()
-                            .chain(std::iter::repeat(&String::new())),
+                            .map(Some)
+                            .chain(std::iter::repeat(None)),
                     )
-                    .map(|(p, a)| (e.local_ty(*p), a.contains("byval")))
+                    .map(|(p, a)| {
+                        let byval = a.is_some_and(|a| {
+                            a.iter()
+                                .any(|a| matches!(a, crate::llvm::ParamAttr::ByVal(_)))
+                        });
+                        (e.local_ty(*p), byval)
+                    })
                     .collect(),
                 e.ret,
             )
@@ -303,7 +310,7 @@ impl Ctx<'_> {
         let mut f = self.m.take_function(w);
         let args_p = f.new_local("args", ptr);
         f.params = vec![args_p];
-        f.param_attrs = vec![String::new()];
+        f.param_attrs = vec![Vec::new()];
         let entry = f.new_block("entry");
         let mut insts = Vec::new();
         let mut args = Vec::new();
@@ -350,7 +357,7 @@ impl Ctx<'_> {
                 ret,
                 callee: Value::Func(fid),
                 args,
-                attrs: "",
+                convergent: false,
                 convergence: None,
             })),
         ));
@@ -433,7 +440,7 @@ impl FnCtx<'_, '_> {
                 ret: i64t,
                 callee: Value::Func(f),
                 args: vec![p],
-                attrs: "",
+                convergent: false,
                 convergence: None,
             })),
         );
@@ -595,7 +602,7 @@ impl FnCtx<'_, '_> {
                 ret: i32t,
                 callee: Value::Func(f),
                 args: vec![fmt, n, table],
-                attrs: "",
+                convergent: false,
                 convergence: None,
             })),
         );

@@ -103,7 +103,7 @@ impl FnCtx<'_, '_> {
         }
         let ty = self.cx.llty(inst.rty()?)?;
         let align = a.align.or_else(|| self.layout_align(shape));
-        self.emit_result(
+        self.emit_result_tagged(
             inst,
             InstKind::Load {
                 ty,
@@ -112,8 +112,8 @@ impl FnCtx<'_, '_> {
                 volatile: a.volatile,
                 atomic: None,
             },
+            &tags,
         )?;
-        self.tag_last(&tags);
         Ok(())
     }
 
@@ -144,7 +144,8 @@ impl FnCtx<'_, '_> {
             return Ok(());
         }
         let ty = self.cx.layouts.get(sshape).mem;
-        let v = self.emit(
+        let load_tags = TagSet::from_tags(vk.iter().cloned().chain(self.space_tag(s)));
+        let v = self.emit_tagged(
             "copy",
             ty,
             InstKind::Load {
@@ -154,18 +155,19 @@ impl FnCtx<'_, '_> {
                 volatile: b.volatile,
                 atomic: None,
             },
+            &load_tags,
         );
-        let load_tags = TagSet::from_tags(vk.iter().cloned().chain(self.space_tag(s)));
-        self.tag_last(&load_tags);
-        self.emit_void(InstKind::Store {
-            val: v,
-            ptr: d,
-            align: a.align,
-            volatile: a.volatile,
-            atomic: None,
-        });
         let store_tags = TagSet::from_tags(vk.iter().cloned().chain(self.space_tag(d)));
-        self.tag_last(&store_tags);
+        self.emit_void_tagged(
+            InstKind::Store {
+                val: v,
+                ptr: d,
+                align: a.align,
+                volatile: a.volatile,
+                atomic: None,
+            },
+            &store_tags,
+        );
         Ok(())
     }
 
@@ -180,14 +182,13 @@ impl FnCtx<'_, '_> {
         let vol = self.bool_const(a.volatile || b.volatile);
         let tys = [self.ll_type_of(d), self.ll_type_of(s), self.ll_type_of(n)];
         let void = self.cx.m.ty(Type::Void);
-        self.intrinsic("memcpy", &tys, void, vec![d, s, n, vol])?;
         let vk = self.copy_vulkan_tags(a, b);
         let tags = TagSet::from_tags(
             vk.into_iter()
                 .chain(self.space_tag(s))
                 .chain(self.space_tag(d)),
         );
-        self.tag_last(&tags);
+        self.intrinsic_tagged("memcpy", &tys, void, vec![d, s, n, vol], &tags)?;
         Ok(())
     }
 

@@ -136,12 +136,4 @@ impl FnCtx<'_, '_> {
                 .chain([Tag::new("sync-as", "image")]),
         )
     }
-
-    /// Attaches a tag set to the instruction emitted last.
-    pub fn tag_last(&mut self, set: &TagSet) {
-        let md = self.cx.mmra_node(set);
-        if let Some(last) = self.f.blocks[self.cur.index()].insts.last_mut() {
-            last.mmra = md;
-        }
-    }
 }

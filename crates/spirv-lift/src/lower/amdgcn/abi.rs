@@ -18,7 +18,7 @@
 //!   same order; calls pass them on.
 
 use crate::error::{Error, ErrorKind};
-use crate::llvm::{LocalId, Type, TypeId, Value};
+use crate::llvm::{LocalId, ParamAttr, Type, TypeId, Value};
 use crate::lower::Ctx;
 use crate::spirv::Function;
 use ::spirv::{Decoration, StorageClass};
@@ -203,7 +203,7 @@ impl Ctx<'_> {
         i: usize,
         kernel: bool,
         f: &mut crate::llvm::Function,
-    ) -> (LocalId, String) {
+    ) -> (LocalId, Vec<ParamAttr>) {
         let r = &self.resources.list[i];
         let (hint, pointee, addrspace, push) = (
             r.hint.clone(),
@@ -214,12 +214,9 @@ impl Ctx<'_> {
         let ty = self.m.ty(Type::Ptr(addrspace));
         let l = f.new_local(&hint, ty);
         let attrs = if kernel && push {
-            let mut s = String::from("byref(");
-            crate::llvm::write_type_string(&self.m, pointee, &mut s);
-            s.push(')');
-            s
+            vec![ParamAttr::ByRef(pointee)]
         } else {
-            String::new()
+            Vec::new()
         };
         (l, attrs)
     }

@@ -52,15 +52,17 @@ impl FnCtx<'_, '_> {
                     align: None,
                 },
             );
-            self.emit_void(InstKind::Store {
-                val: value,
-                ptr: p,
-                align: None,
-                volatile: false,
-                atomic: None,
-            });
             let tags = self.access_tags(p, false);
-            self.tag_last(&tags);
+            self.emit_void_tagged(
+                InstKind::Store {
+                    val: value,
+                    ptr: p,
+                    align: None,
+                    volatile: false,
+                    atomic: None,
+                },
+                &tags,
+            );
             self.define_variable(id, ptr_ty, p)?;
         }
         Ok(())
@@ -93,7 +95,8 @@ impl FnCtx<'_, '_> {
             },
         );
         let ft = self.cx.m.ty(Type::Int(bits));
-        let v = self.emit(
+        let tags = self.access_tags(at, false);
+        let v = self.emit_tagged(
             "t",
             ft,
             InstKind::Load {
@@ -103,9 +106,8 @@ impl FnCtx<'_, '_> {
                 volatile: false,
                 atomic: None,
             },
+            &tags,
         );
-        let tags = self.access_tags(at, false);
-        self.tag_last(&tags);
         let i32t = self.i32_ty();
         Ok(self.resize_int(v, i32t, false))
     }

@@ -109,7 +109,7 @@ pub(crate) fn shield_atomics(m: &mut Module, fid: FuncId) {
                     ret: i32t,
                     callee: Value::Func(mbcnt),
                     args: vec![all_lanes, zero],
-                    attrs: "",
+                    convergent: false,
                     convergence: None,
                 }));
                 let trunc = InstKind::Cast {

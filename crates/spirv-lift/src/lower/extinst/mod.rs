@@ -167,7 +167,7 @@ impl FnCtx<'_, '_> {
             ret,
             callee: Value::Func(fid),
             args: args.iter().map(|a| a.0).collect(),
-            attrs: "",
+            convergent: false,
             convergence: None,
         }));
         match result {
@@ -364,15 +364,17 @@ impl FnCtx<'_, '_> {
                 let fr = self.intrinsic("copysign", &[xt], xt, vec![fr0, x])?;
                 if e == Expansion::Modf {
                     let p = arg(1)?;
-                    self.emit_void(InstKind::Store {
-                        val: w,
-                        ptr: p,
-                        align: None,
-                        volatile: false,
-                        atomic: None,
-                    });
                     let tags = self.access_tags(p, false);
-                    self.tag_last(&tags);
+                    self.emit_void_tagged(
+                        InstKind::Store {
+                            val: w,
+                            ptr: p,
+                            align: None,
+                            volatile: false,
+                            atomic: None,
+                        },
+                        &tags,
+                    );
                     fr
                 } else {
                     self.pair(t, fr, w)
@@ -397,15 +399,17 @@ impl FnCtx<'_, '_> {
                 let ex = self.emit("t", it, InstKind::ExtractValue { v: r, idx: vec![1] });
                 if e == Expansion::Frexp {
                     let p = arg(1)?;
-                    self.emit_void(InstKind::Store {
-                        val: ex,
-                        ptr: p,
-                        align: None,
-                        volatile: false,
-                        atomic: None,
-                    });
                     let tags = self.access_tags(p, false);
-                    self.tag_last(&tags);
+                    self.emit_void_tagged(
+                        InstKind::Store {
+                            val: ex,
+                            ptr: p,
+                            align: None,
+                            volatile: false,
+                            atomic: None,
+                        },
+                        &tags,
+                    );
                     m
                 } else {
                     self.pair(t, m, ex)
