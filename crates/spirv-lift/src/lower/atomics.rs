@@ -9,31 +9,32 @@ use crate::error::Error;
 use crate::llvm::{InstKind, Ordering, RmwOp, SyncScope, Type, Value};
 use crate::mmra::TagSet;
 use crate::spirv::Inst;
-use crate::spirv::opclass::{Atomic, Rmw};
+use crate::spirv::opclass::{Atomic, AtomicOperands, Rmw};
 
 impl FnCtx<'_, '_> {
     /// Lowers an atomic instruction ([`OpClass::Atomic`](crate::spirv::opclass::OpClass)).
     pub(super) fn lower_atomic(&mut self, inst: &Inst, kind: Atomic) -> Result<(), Error> {
+        let ops = AtomicOperands::read(inst, kind)?;
         match kind {
             Atomic::Load | Atomic::Store | Atomic::FlagClear if self.cx.backend_workarounds() => {
                 // LLVM 22's SPIR-V backend drops the atomicity of `load/store atomic`; its
                 // builtin forms keep scope and semantics exactly.
-                let (_, _, tags) = self.atomic_sync(inst, 1)?;
+                let (_, _, tags) = self.atomic_sync(inst, &ops);
                 self.lower_generic_builtin_tagged(inst, Some(&tags))?;
                 Ok(())
             }
-            Atomic::Load => self.atomic_load(inst),
-            Atomic::Store => self.atomic_store(inst),
-            Atomic::Rmw(rmw) => self.atomic_rmw(inst, rmw),
-            Atomic::CompareExchange => self.atomic_compare_exchange(inst),
-            Atomic::FlagTestAndSet => self.atomic_flag_test_and_set(inst),
-            Atomic::FlagClear => self.atomic_flag_clear(inst),
+            Atomic::Load => self.atomic_load(inst, &ops),
+            Atomic::Store => self.atomic_store(inst, &ops),
+            Atomic::Rmw(rmw) => self.atomic_rmw(inst, &ops, rmw),
+            Atomic::CompareExchange => self.atomic_compare_exchange(inst, &ops),
+            Atomic::FlagTestAndSet => self.atomic_flag_test_and_set(inst, &ops),
+            Atomic::FlagClear => self.atomic_flag_clear(inst, &ops),
         }
     }
 
     /// `OpAtomicLoad`: `load atomic`; a release ordering is clamped away.
-    fn atomic_load(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, ord, mut tags) = self.atomic_sync(inst, 1)?;
+    fn atomic_load(&mut self, inst: &Inst, ops: &AtomicOperands) -> Result<(), Error> {
+        let (scope, ord, mut tags) = self.atomic_sync(inst, ops);
         let ord = match ord {
             Ordering::AcqRel => Ordering::Acquire,
             Ordering::Release => Ordering::Monotonic,
@@ -44,7 +45,7 @@ impl FnCtx<'_, '_> {
             tags = self.atomic_tags(Ordering::Monotonic, 0);
         }
         let ty = self.cx.llty(inst.rty()?)?;
-        let ptr = self.val(inst.id(0)?)?;
+        let ptr = self.val(ops.pointer)?;
         let align = Some(self.natural_align(ty));
         self.emit_result_tagged(
             inst,
@@ -63,8 +64,8 @@ impl FnCtx<'_, '_> {
     /// The scope, ordering and tags of an atomic store (`OpAtomicStore`,
     /// `OpAtomicFlagClear`): a store cannot acquire, so acquire is clamped away, and a
     /// store clamped to relaxed orders nothing and gets a relaxed atomic's tags.
-    fn store_sync(&mut self, inst: &Inst) -> Result<(SyncScope, Ordering, TagSet), Error> {
-        let (scope, ord, mut tags) = self.atomic_sync(inst, 1)?;
+    fn store_sync(&mut self, inst: &Inst, ops: &AtomicOperands) -> (SyncScope, Ordering, TagSet) {
+        let (scope, ord, mut tags) = self.atomic_sync(inst, ops);
         let ord = match ord {
             Ordering::AcqRel => Ordering::Release,
             Ordering::Acquire => Ordering::Monotonic,
@@ -73,13 +74,14 @@ impl FnCtx<'_, '_> {
         if ord == Ordering::Monotonic {
             tags = self.atomic_tags(Ordering::Monotonic, 0);
         }
-        Ok((scope, ord, tags))
+        (scope, ord, tags)
     }
 
     /// `OpAtomicStore`: `store atomic`; an acquire ordering is clamped away.
-    fn atomic_store(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, ord, tags) = self.store_sync(inst)?;
-        let (ptr, val) = (self.val(inst.id(0)?)?, self.val(inst.id(3)?)?);
+    fn atomic_store(&mut self, inst: &Inst, ops: &AtomicOperands) -> Result<(), Error> {
+        let (scope, ord, tags) = self.store_sync(inst, ops);
+        let value = ops.value.ok_or_else(|| inst.err("missing operand 3"))?;
+        let (ptr, val) = (self.val(ops.pointer)?, self.val(value)?);
         let align = Some(self.natural_align(self.ll_type_of(val)));
         self.emit_void_tagged(
             InstKind::Store {
@@ -96,9 +98,10 @@ impl FnCtx<'_, '_> {
 
     /// `OpAtomicCompareExchange[Weak]`: `cmpxchg` (strong), its first member the result; the
     /// failure ordering is the Unequal semantics', clamped.
-    fn atomic_compare_exchange(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, success, equal_tags) = self.atomic_sync(inst, 1)?;
-        let unequal = self.semantics_operand(inst, 3)?;
+    fn atomic_compare_exchange(&mut self, inst: &Inst, ops: &AtomicOperands) -> Result<(), Error> {
+        let (scope, success, equal_tags) = self.atomic_sync(inst, ops);
+        let unequal = ops.unequal.ok_or_else(|| inst.err("missing operand 3"))?;
+        let unequal = self.semantics_operand(inst, unequal);
         let unequal_ord = ordering(unequal).unwrap_or(Ordering::Monotonic);
         let unequal_tags = self.atomic_tags(unequal_ord, unequal);
         let tags = TagSet::from_tags(equal_tags.iter().chain(unequal_tags.iter()).cloned());
@@ -107,8 +110,11 @@ impl FnCtx<'_, '_> {
             Ordering::AcqRel => Ordering::Acquire,
             o => o,
         };
-        let ptr = self.val(inst.id(0)?)?;
-        let (new, cmp) = (self.val(inst.id(4)?)?, self.val(inst.id(5)?)?);
+        let ptr = self.val(ops.pointer)?;
+        let (new, cmp) = match (ops.value, ops.comparator) {
+            (Some(v), Some(c)) => (self.val(v)?, self.val(c)?),
+            _ => return Err(inst.err("missing operand 4")),
+        };
         let ty = self.cx.llty(inst.rty()?)?;
         let align = self.natural_align(ty);
         let i1 = self.cx.m.ty(Type::Int(1));
@@ -134,9 +140,9 @@ impl FnCtx<'_, '_> {
     }
 
     /// `OpAtomicFlagTestAndSet`: an exchange of 1 into the `i32` flag, compared with 0.
-    fn atomic_flag_test_and_set(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, ord, tags) = self.atomic_sync(inst, 1)?;
-        let ptr = self.val(inst.id(0)?)?;
+    fn atomic_flag_test_and_set(&mut self, inst: &Inst, ops: &AtomicOperands) -> Result<(), Error> {
+        let (scope, ord, tags) = self.atomic_sync(inst, ops);
+        let ptr = self.val(ops.pointer)?;
         let i32t = self.cx.m.ty(Type::Int(32));
         let one = self.cx.i32_val(1);
         let old = self.emit_tagged(
@@ -166,9 +172,9 @@ impl FnCtx<'_, '_> {
     }
 
     /// `OpAtomicFlagClear`: a `store atomic` of 0 into the `i32` flag.
-    fn atomic_flag_clear(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, ord, tags) = self.store_sync(inst)?;
-        let ptr = self.val(inst.id(0)?)?;
+    fn atomic_flag_clear(&mut self, inst: &Inst, ops: &AtomicOperands) -> Result<(), Error> {
+        let (scope, ord, tags) = self.store_sync(inst, ops);
+        let ptr = self.val(ops.pointer)?;
         let zero = self.cx.i32_val(0);
         self.emit_void_tagged(
             InstKind::Store {
@@ -184,26 +190,27 @@ impl FnCtx<'_, '_> {
     }
 
     /// A read-modify-write: `atomicrmw` (increments and decrements add or subtract 1).
-    fn atomic_rmw(&mut self, inst: &Inst, rmw: Rmw) -> Result<(), Error> {
-        let (scope, ord, tags) = self.atomic_sync(inst, 1)?;
-        let ptr = self.val(inst.id(0)?)?;
+    fn atomic_rmw(&mut self, inst: &Inst, ops: &AtomicOperands, rmw: Rmw) -> Result<(), Error> {
+        let (scope, ord, tags) = self.atomic_sync(inst, ops);
+        let value = || ops.value.ok_or_else(|| inst.err("missing operand 3"));
+        let ptr = self.val(ops.pointer)?;
         let ty = self.cx.llty(inst.rty()?)?;
         let (op, val) = match rmw {
             Rmw::IIncrement => (RmwOp::Add, Value::Const(self.cx.int_const(ty, 1))),
             Rmw::IDecrement => (RmwOp::Sub, Value::Const(self.cx.int_const(ty, 1))),
-            Rmw::Exchange => (RmwOp::Xchg, self.val(inst.id(3)?)?),
-            Rmw::IAdd => (RmwOp::Add, self.val(inst.id(3)?)?),
-            Rmw::ISub => (RmwOp::Sub, self.val(inst.id(3)?)?),
-            Rmw::SMin => (RmwOp::Min, self.val(inst.id(3)?)?),
-            Rmw::UMin => (RmwOp::UMin, self.val(inst.id(3)?)?),
-            Rmw::SMax => (RmwOp::Max, self.val(inst.id(3)?)?),
-            Rmw::UMax => (RmwOp::UMax, self.val(inst.id(3)?)?),
-            Rmw::And => (RmwOp::And, self.val(inst.id(3)?)?),
-            Rmw::Or => (RmwOp::Or, self.val(inst.id(3)?)?),
-            Rmw::Xor => (RmwOp::Xor, self.val(inst.id(3)?)?),
-            Rmw::FAdd => (RmwOp::FAdd, self.val(inst.id(3)?)?),
-            Rmw::FMin => (RmwOp::FMin, self.val(inst.id(3)?)?),
-            Rmw::FMax => (RmwOp::FMax, self.val(inst.id(3)?)?),
+            Rmw::Exchange => (RmwOp::Xchg, self.val(value()?)?),
+            Rmw::IAdd => (RmwOp::Add, self.val(value()?)?),
+            Rmw::ISub => (RmwOp::Sub, self.val(value()?)?),
+            Rmw::SMin => (RmwOp::Min, self.val(value()?)?),
+            Rmw::UMin => (RmwOp::UMin, self.val(value()?)?),
+            Rmw::SMax => (RmwOp::Max, self.val(value()?)?),
+            Rmw::UMax => (RmwOp::UMax, self.val(value()?)?),
+            Rmw::And => (RmwOp::And, self.val(value()?)?),
+            Rmw::Or => (RmwOp::Or, self.val(value()?)?),
+            Rmw::Xor => (RmwOp::Xor, self.val(value()?)?),
+            Rmw::FAdd => (RmwOp::FAdd, self.val(value()?)?),
+            Rmw::FMin => (RmwOp::FMin, self.val(value()?)?),
+            Rmw::FMax => (RmwOp::FMax, self.val(value()?)?),
         };
         let align = self.natural_align(ty);
         self.emit_result_tagged(
@@ -222,22 +229,18 @@ impl FnCtx<'_, '_> {
         Ok(())
     }
 
-    /// Scope and ordering of an atomic (scope at `i`, semantics at `i + 1`); also
-    /// the atomic's tags, which go on the instruction it becomes.
-    fn atomic_sync(
-        &mut self,
-        inst: &Inst,
-        i: usize,
-    ) -> Result<(SyncScope, Ordering, TagSet), Error> {
-        let (scope, widened) = self.scope_operand(inst, i)?;
-        let sem = self.semantics_operand(inst, i + 1)?;
+    /// Scope and ordering of an atomic; also the atomic's tags, which go on the
+    /// instruction it becomes.
+    fn atomic_sync(&mut self, inst: &Inst, ops: &AtomicOperands) -> (SyncScope, Ordering, TagSet) {
+        let (scope, widened) = self.scope_operand(inst, ops.scope);
+        let sem = self.semantics_operand(inst, ops.semantics);
         let ord = if widened {
             Ordering::SeqCst
         } else {
             ordering(sem).unwrap_or(Ordering::Monotonic)
         };
         let tags = self.atomic_tags(ord, sem);
-        Ok((sync_scope(scope, self.cx.opts.target), ord, tags))
+        (sync_scope(scope, self.cx.opts.target), ord, tags)
     }
 
     /// Tags of an atomic: `vulkan:nonprivate` (Vulkan memory model), plus the semantics'

@@ -8,6 +8,7 @@ use super::semantics::{ordering, sync_scope};
 use crate::Target;
 use crate::error::Error;
 use crate::llvm::{InstKind, Ordering, SyncScope, Type};
+use crate::spirv::opclass::BarrierOperands;
 use crate::spirv::{Inst, Op};
 use ::spirv::Scope;
 
@@ -23,8 +24,9 @@ impl FnCtx<'_, '_> {
 
     /// `OpMemoryBarrier`: one fence, none when the semantics order nothing.
     fn memory_barrier(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (scope, widened) = self.scope_operand(inst, 0)?;
-        let sem = self.semantics_operand(inst, 1)?;
+        let ops = BarrierOperands::read(inst)?;
+        let (scope, widened) = self.scope_operand(inst, ops.memory);
+        let sem = self.semantics_operand(inst, ops.semantics);
         let ord = if widened {
             Some(Ordering::SeqCst)
         } else {
@@ -44,9 +46,11 @@ impl FnCtx<'_, '_> {
     }
 
     fn control_barrier(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (exec, _) = self.scope_operand(inst, 0)?;
-        let (mem, widened) = self.scope_operand(inst, 1)?;
-        let sem = self.semantics_operand(inst, 2)?;
+        let ops = BarrierOperands::read(inst)?;
+        let execution = ops.execution.ok_or_else(|| inst.err("missing operand 0"))?;
+        let (exec, _) = self.scope_operand(inst, execution);
+        let (mem, widened) = self.scope_operand(inst, ops.memory);
+        let sem = self.semantics_operand(inst, ops.semantics);
         let ord = if widened {
             Some(Ordering::SeqCst)
         } else {

@@ -5,7 +5,6 @@
 
 use super::func::FnCtx;
 use crate::Target;
-use crate::error::Error;
 use crate::llvm::{Ordering, SyncScope};
 use crate::spirv::Inst;
 use ::spirv::{MemorySemantics, Scope};
@@ -48,23 +47,22 @@ impl FnCtx<'_, '_> {
     /// Reads a scope operand; a non-constant one, or a specialization constant left at its
     /// default (which may change after translation), widens to system scope. A
     /// specialization constant whose value was set is a known scope.
-    pub(super) fn scope_operand(&mut self, inst: &Inst, i: usize) -> Result<(u32, bool), Error> {
-        let id = inst.id(i)?;
+    pub(super) fn scope_operand(&mut self, inst: &Inst, id: u32) -> (u32, bool) {
         if self.cx.follows_spec_default(id) {
             self.cx.warn(
                 inst,
                 format!("scope %{id} is a specialization constant: using system scope"),
             );
-            return Ok((Scope::CrossDevice as u32, true));
+            return (Scope::CrossDevice as u32, true);
         }
         match self.cx.const_int(id) {
-            Some(v) => Ok((v as u32, false)),
+            Some(v) => (v as u32, false),
             None => {
                 self.cx.warn(
                     inst,
                     format!("scope %{id} is not a constant: using system scope"),
                 );
-                Ok((Scope::CrossDevice as u32, true))
+                (Scope::CrossDevice as u32, true)
             }
         }
     }
@@ -72,23 +70,22 @@ impl FnCtx<'_, '_> {
     /// Reads a semantics operand; a non-constant one widens to `SequentiallyConsistent`
     /// over all storage classes, a specialization constant left at its default to
     /// `SequentiallyConsistent`. A specialization constant whose value was set is known.
-    pub(super) fn semantics_operand(&mut self, inst: &Inst, i: usize) -> Result<u32, Error> {
-        let id = inst.id(i)?;
+    pub(super) fn semantics_operand(&mut self, inst: &Inst, id: u32) -> u32 {
         if self.cx.follows_spec_default(id) {
             self.cx.warn(
                 inst,
                 format!("semantics %{id} is a specialization constant: using seq_cst"),
             );
-            return Ok(0x10);
+            return 0x10;
         }
         match self.cx.const_int(id) {
-            Some(v) => Ok(v as u32),
+            Some(v) => v as u32,
             None => {
                 self.cx.warn(
                     inst,
                     format!("semantics %{id} is not a constant: using seq_cst"),
                 );
-                Ok(0x10 | 0x40 | 0x100 | 0x200 | 0x400 | 0x800)
+                0x10 | 0x40 | 0x100 | 0x200 | 0x400 | 0x800
             }
         }
     }

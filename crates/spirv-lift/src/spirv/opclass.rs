@@ -11,7 +11,8 @@
 //! A new opcode goes into exactly one arm of [`class`] (a second arm is an unreachable-
 //! pattern warning, which the build refuses), then into the handler of its class.
 
-use super::Op;
+use super::{Inst, Op};
+use crate::error::Error;
 
 /// The class of an instruction in a function body: which handler lowers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +66,85 @@ pub(crate) enum Atomic {
     FlagTestAndSet,
     /// `OpAtomicFlagClear`.
     FlagClear,
+}
+
+/// The operands of an atomic instruction by name, in SPIR-V's order for its kind: the
+/// one place that knows where each sits, read by the checks and the lowering alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AtomicOperands {
+    /// `Pointer`.
+    pub pointer: u32,
+    /// `Memory` (scope).
+    pub scope: u32,
+    /// `Semantics` (`Equal` for a compare-exchange).
+    pub semantics: u32,
+    /// `Unequal` (compare-exchange only).
+    pub unequal: Option<u32>,
+    /// `Value` (stores, exchanges, compare-exchanges, the arithmetic read-modify-writes).
+    pub value: Option<u32>,
+    /// `Comparator` (compare-exchange only).
+    pub comparator: Option<u32>,
+}
+
+impl AtomicOperands {
+    /// The operands of `inst`, an atomic of kind `kind`.
+    pub(crate) fn read(inst: &Inst, kind: Atomic) -> Result<AtomicOperands, Error> {
+        let (pointer, scope, semantics) = (inst.id(0)?, inst.id(1)?, inst.id(2)?);
+        let mut ops = AtomicOperands {
+            pointer,
+            scope,
+            semantics,
+            unequal: None,
+            value: None,
+            comparator: None,
+        };
+        match kind {
+            Atomic::Load | Atomic::FlagTestAndSet | Atomic::FlagClear => {}
+            Atomic::Rmw(Rmw::IIncrement | Rmw::IDecrement) => {}
+            Atomic::Store | Atomic::Rmw(_) => ops.value = Some(inst.id(3)?),
+            Atomic::CompareExchange => {
+                ops.unequal = Some(inst.id(3)?);
+                ops.value = Some(inst.id(4)?);
+                ops.comparator = Some(inst.id(5)?);
+            }
+        }
+        Ok(ops)
+    }
+
+    /// The value operands (`Value`, then `Comparator`), which have the pointee's type.
+    pub(crate) fn values(&self) -> impl Iterator<Item = u32> {
+        self.value.into_iter().chain(self.comparator)
+    }
+}
+
+/// The operands of `OpControlBarrier` (`Execution`, `Memory`, `Semantics`) and
+/// `OpMemoryBarrier` (`Memory`, `Semantics`), by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BarrierOperands {
+    /// `Execution` scope (`OpControlBarrier` only).
+    pub execution: Option<u32>,
+    /// `Memory` scope.
+    pub memory: u32,
+    /// `Semantics`.
+    pub semantics: u32,
+}
+
+impl BarrierOperands {
+    /// The operands of `inst`, an `OpControlBarrier` or an `OpMemoryBarrier`.
+    pub(crate) fn read(inst: &Inst) -> Result<BarrierOperands, Error> {
+        Ok(match inst.op {
+            Op::ControlBarrier => BarrierOperands {
+                execution: Some(inst.id(0)?),
+                memory: inst.id(1)?,
+                semantics: inst.id(2)?,
+            },
+            _ => BarrierOperands {
+                execution: None,
+                memory: inst.id(0)?,
+                semantics: inst.id(1)?,
+            },
+        })
+    }
 }
 
 impl Atomic {

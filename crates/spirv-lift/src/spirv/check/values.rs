@@ -592,16 +592,20 @@ fn is_atomic(op: Op) -> bool {
 /// `load`, `store`, `atomicrmw` and `cmpxchg` accept), and its result and value
 /// operands have the pointer's pointee type.
 fn check_atomic(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
-    use crate::spirv::opclass::{Atomic, Rmw, atomic};
-    let ptr = inst.id(0)?;
+    use crate::spirv::opclass::{Atomic, AtomicOperands, Rmw, atomic};
+    let Some(kind) = atomic(inst.op) else {
+        return Ok(());
+    };
+    let ops = AtomicOperands::read(inst, kind)?;
+    let ptr = ops.pointer;
     let Some(pointee) = t.type_of.get(&ptr).and_then(|p| t.pointee.get(p)).copied() else {
         return Ok(());
     };
-    let kind_ok = |s: Scalar| match atomic(inst.op) {
-        Some(Atomic::Load | Atomic::Store | Atomic::Rmw(Rmw::Exchange)) => {
+    let kind_ok = |s: Scalar| match kind {
+        Atomic::Load | Atomic::Store | Atomic::Rmw(Rmw::Exchange) => {
             matches!(s, Scalar::Int(_) | Scalar::Float(_) | Scalar::Pointer(_))
         }
-        Some(Atomic::Rmw(Rmw::FAdd | Rmw::FMin | Rmw::FMax)) => matches!(s, Scalar::Float(_)),
+        Atomic::Rmw(Rmw::FAdd | Rmw::FMin | Rmw::FMax) => matches!(s, Scalar::Float(_)),
         _ => matches!(s, Scalar::Int(_)),
     };
     if !t
@@ -620,11 +624,8 @@ fn check_atomic(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
             "result type %{r} is not the pointee type %{pointee} of pointer %{ptr}"
         )));
     }
-    // Value operands are the plain ids after the pointer (scope and semantics operands
-    // are decoded as their own kinds).
-    for o in inst.operands.iter().skip(1) {
-        if let crate::spirv::Operand::IdRef(v) = o
-            && let Some(&vt) = t.type_of.get(v)
+    for v in ops.values() {
+        if let Some(&vt) = t.type_of.get(&v)
             && vt != pointee
         {
             return Err(inst.invalid(format!(
