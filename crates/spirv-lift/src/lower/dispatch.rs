@@ -32,6 +32,7 @@ impl FnCtx<'_, '_> {
             OpClass::Conversion => self.lower_conversion(inst),
             OpClass::Composite => self.lower_composite(inst),
             OpClass::Matrix => self.lower_matrix(inst),
+            OpClass::Hint => self.lower_hint(inst),
             OpClass::Convergent => self.lower_convergent(inst),
             OpClass::Builtin => self.lower_generic_builtin(inst),
         }

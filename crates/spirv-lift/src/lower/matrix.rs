@@ -4,8 +4,8 @@
 use super::SpvTy;
 use super::func::FnCtx;
 use crate::error::Error;
-use crate::llvm::{BinOp, Const, InstKind, TypeId, Value};
-use crate::spirv::{Inst, Op};
+use crate::llvm::{BinOp, Const, InstKind, Type, TypeId, Value};
+use crate::spirv::{Inst, Op, Operand};
 
 impl FnCtx<'_, '_> {
     /// Lowers a vector or matrix product or `OpTranspose`
@@ -33,6 +33,9 @@ impl FnCtx<'_, '_> {
                 let (a, b) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
                 let r = self.dot(a, b);
                 self.define(inst, r)?;
+            }
+            Op::SDot | Op::UDot | Op::SUDot | Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat => {
+                self.integer_dot(inst, t)?;
             }
             Op::MatrixTimesScalar
             | Op::MatrixTimesVector
@@ -72,6 +75,109 @@ impl FnCtx<'_, '_> {
             _ => return Err(inst.unsupported()),
         }
         Ok(())
+    }
+
+    /// The integer dot products (`SPV_KHR_integer_dot_product`): the components are
+    /// extended to the result's width (sign-extended for `SDot`, zero-extended for
+    /// `UDot`, the first operand's sign- and the second's zero-extended for `SUDot`),
+    /// multiplied and summed in that width, which gives the low bits of the exact result
+    /// as the specification asks. The `AccSat` forms then add the accumulator with
+    /// saturation, signed (`S`, `SU`) or unsigned (`U`). A 32-bit scalar operand with
+    /// `PackedVectorFormat4x8Bit` holds four 8-bit components, the first in its low byte.
+    fn integer_dot(&mut self, inst: &Inst, t: TypeId) -> Result<(), Error> {
+        let (signed1, signed2) = match inst.op {
+            Op::SDot | Op::SDotAccSat => (true, true),
+            Op::UDot | Op::UDotAccSat => (false, false),
+            _ => (true, false),
+        };
+        let Type::Int(width) = *self.cx.m.type_of_id(t) else {
+            return Err(inst.invalid("an integer dot product's result type must be an integer"));
+        };
+        let packed = inst
+            .operands
+            .iter()
+            .any(|o| matches!(o, Operand::PackedVectorFormat(_)));
+        let a = self.dot_components(inst, 0, packed)?;
+        let b = self.dot_components(inst, 1, packed)?;
+        let (ta, tb) = (self.ll_type_of(a), self.ll_type_of(b));
+        let (lanes, elem_bits) = match (self.cx.m.type_of_id(ta), self.cx.m.type_of_id(tb)) {
+            (Type::Vector(n, e), Type::Vector(m, f)) if n == m && e == f => {
+                (*n, self.elem_bits(ta))
+            }
+            _ => {
+                return Err(
+                    inst.invalid("an integer dot product's two operands must have the same type")
+                );
+            }
+        };
+        if elem_bits > width {
+            return Err(inst.invalid(format!(
+                "an integer dot product's result ({width} bits) is narrower than its \
+                 components ({elem_bits} bits)"
+            )));
+        }
+        let wide = self.cx.m.ty(Type::Vector(lanes, t));
+        let a = self.resize_int(a, wide, signed1);
+        let b = self.resize_int(b, wide, signed2);
+        let products = self.bin(BinOp::Mul, a, b);
+        let mut r = self.intrinsic("vector.reduce.add", &[wide], t, vec![products])?;
+        if matches!(inst.op, Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat) {
+            let acc = self.val(inst.id(2)?)?;
+            let add = if signed1 { "sadd.sat" } else { "uadd.sat" };
+            r = self.intrinsic(add, &[t], t, vec![r, acc])?;
+        }
+        self.define(inst, r)
+    }
+
+    /// Operand `i` of an integer dot product as a vector of its components: the value
+    /// itself for an integer vector, four `i8` lanes from a packed 32-bit integer.
+    fn dot_components(&mut self, inst: &Inst, i: usize, packed: bool) -> Result<Value, Error> {
+        let v = self.val(inst.id(i)?)?;
+        let ty = self.ll_type_of(v);
+        match self.cx.m.type_of_id(ty) {
+            Type::Vector(_, e) if matches!(self.cx.m.type_of_id(*e), Type::Int(_)) => Ok(v),
+            Type::Int(32) if packed => {
+                let i8t = self.cx.m.ty(Type::Int(8));
+                let lanes: Vec<Value> = (0..4u64)
+                    .map(|k| {
+                        let shifted = if k == 0 {
+                            v
+                        } else {
+                            let by = Value::Const(self.cx.int_const(ty, 8 * k));
+                            self.bin(BinOp::LShr, v, by)
+                        };
+                        self.resize_int(shifted, i8t, false)
+                    })
+                    .collect();
+                let v4 = self.cx.m.ty(Type::Vector(4, i8t));
+                Ok(self.build_vector(v4, &lanes, "t"))
+            }
+            _ => Err(inst.invalid(format!(
+                "integer dot product operand {i} is neither an integer vector nor a 32-bit \
+                 integer with PackedVectorFormat4x8Bit"
+            ))),
+        }
+    }
+
+    /// `OpExpectKHR` (`llvm.expect`: the value, with the expected value as a hint) and
+    /// `OpAssumeTrueKHR` (`llvm.assume`: the condition holds, or the behavior is
+    /// undefined, as in SPIR-V).
+    pub(super) fn lower_hint(&mut self, inst: &Inst) -> Result<(), Error> {
+        match inst.op {
+            Op::ExpectKHR => {
+                let (v, e) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
+                let t = self.ll_type_of(v);
+                let r = self.intrinsic("expect", &[t], t, vec![v, e])?;
+                self.define(inst, r)
+            }
+            Op::AssumeTrueKHR => {
+                let c = self.val(inst.id(0)?)?;
+                let void = self.cx.m.ty(Type::Void);
+                self.intrinsic("assume", &[], void, vec![c])?;
+                Ok(())
+            }
+            _ => Err(inst.unsupported()),
+        }
     }
 
     /// (columns, rows-per-column) of a matrix type: returns (n_cols, col_len).

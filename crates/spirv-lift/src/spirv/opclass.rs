@@ -40,8 +40,11 @@ pub(crate) enum OpClass {
     Conversion,
     /// Composite construction, extraction and insertion, vector shuffles, `OpSelect`.
     Composite,
-    /// Vector and matrix products, `OpTranspose`.
+    /// Vector and matrix products (the integer dot products included), `OpTranspose`.
     Matrix,
+    /// `OpExpectKHR`, `OpAssumeTrueKHR`: hints to the optimizer (`llvm.expect`,
+    /// `llvm.assume`).
+    Hint,
     /// Convergent operations other than `OpControlBarrier` (SPEC §5): group and subgroup
     /// operations, derivatives, implicit-LOD image sampling, cooperative matrices; calls
     /// of `__spirv_*` builtins (on amdgcn, some subgroup operations are wave intrinsics).
@@ -359,7 +362,14 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::VectorTimesMatrix
         | Op::MatrixTimesMatrix
         | Op::OuterProduct
-        | Op::Transpose => OpClass::Matrix,
+        | Op::Transpose
+        | Op::SDot
+        | Op::UDot
+        | Op::SUDot
+        | Op::SDotAccSat
+        | Op::UDotAccSat
+        | Op::SUDotAccSat => OpClass::Matrix,
+        Op::ExpectKHR | Op::AssumeTrueKHR => OpClass::Hint,
         Op::ImageSampleImplicitLod
         | Op::ImageSampleDrefImplicitLod
         | Op::ImageSampleProjImplicitLod
