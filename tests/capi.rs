@@ -319,13 +319,12 @@ fn error_kinds_from_c() {
     let exe = build_options(tmp.path());
     // A valid module with an operation the library does not translate (SPIR-V assembly,
     // through spirv_lift_translate_text).
-    let udot = tmp.path().join("udot.spvasm");
+    let unsupported = tmp.path().join("trinary_minmax.spvasm");
     std::fs::write(
-        &udot,
+        &unsupported,
         r#"OpCapability Shader
-OpCapability DotProduct
-OpCapability DotProductInput4x8BitPacked
-OpExtension "SPV_KHR_integer_dot_product"
+OpExtension "SPV_AMD_shader_trinary_minmax"
+%ext = OpExtInstImport "SPV_AMD_shader_trinary_minmax"
 OpMemoryModel Logical GLSL450
 OpEntryPoint GLCompute %main "main"
 OpExecutionMode %main LocalSize 1 1 1
@@ -335,12 +334,12 @@ OpExecutionMode %main LocalSize 1 1 1
 %uint_1 = OpConstant %uint 1
 %main = OpFunction %void None %fn
 %entry = OpLabel
-%d = OpUDot %uint %uint_1 %uint_1 PackedVectorFormat4x8Bit
+%d = OpExtInst %uint %ext UMin3AMD %uint_1 %uint_1 %uint_1
 OpReturn
 OpFunctionEnd
 "#,
     )
-    .expect("write udot.spvasm");
+    .expect("write trinary_minmax.spvasm");
     let exp = expected_error();
     let malformed = format!("tests/malformed/{}", exp.file);
     // (input, settings, kind, a part of the error text)
@@ -359,7 +358,12 @@ OpFunctionEnd
             "UNSUPPORTED",
             "--target amdgcn does not lower images",
         ),
-        (s(&udot), &[], "UNSUPPORTED", "OpUDot is not supported"),
+        (
+            s(&unsupported),
+            &[],
+            "UNSUPPORTED",
+            "extended instruction set %",
+        ),
         (
             "tests/malformed/limit-array-nesting-600-deep.spv",
             &[],

@@ -10,14 +10,14 @@ use std::process::Command;
 
 /// A valid module whose first function translates (into more text than one 64 KiB
 /// chunk of the streaming writer) and whose second uses an operation not translated yet
-/// (`OpUDot`): the failure comes after text has been streamed.
+/// (an `SPV_AMD_shader_trinary_minmax` instruction): the failure comes after text has
+/// been streamed.
 fn fails_in_second_function() -> String {
     let mut text = String::from(
         r#"
                OpCapability Shader
-               OpCapability DotProduct
-               OpCapability DotProductInput4x8BitPacked
-               OpExtension "SPV_KHR_integer_dot_product"
+               OpExtension "SPV_AMD_shader_trinary_minmax"
+        %ext = OpExtInstImport "SPV_AMD_shader_trinary_minmax"
                OpMemoryModel Logical GLSL450
                OpEntryPoint GLCompute %main "main"
                OpExecutionMode %main LocalSize 1 1 1
@@ -25,7 +25,7 @@ fn fails_in_second_function() -> String {
          %fn = OpTypeFunction %void
        %uint = OpTypeInt 32 0
      %uint_1 = OpConstant %uint 1
-     %helper = OpFunction %void None %fn ; printed as @_6 (no OpName)
+     %helper = OpFunction %void None %fn ; printed as @_7 (no OpName)
          %h0 = OpLabel
 "#,
     );
@@ -40,7 +40,7 @@ fn fails_in_second_function() -> String {
                OpFunctionEnd
        %main = OpFunction %void None %fn
       %entry = OpLabel
-          %d = OpUDot %uint %uint_1 %uint_1 PackedVectorFormat4x8Bit
+          %d = OpExtInst %uint %ext UMin3AMD %uint_1 %uint_1 %uint_1
                OpReturn
                OpFunctionEnd
 "#,
@@ -55,11 +55,11 @@ fn failure_after_streamed_text_leaves_no_output() {
     // The library streams the first function before the second fails.
     let mut partial = Vec::new();
     let err = spirv_lift::translate_to_writer(&words, &Options::default(), &mut partial, false)
-        .expect_err("OpUDot is not translated");
-    assert!(err.to_string().contains("OpUDot"), "{err}");
+        .expect_err("UMin3AMD is not translated");
+    assert!(err.to_string().contains("is not supported"), "{err}");
     let partial = String::from_utf8(partial).expect("UTF-8");
     assert!(
-        partial.contains("define void @_6()"),
+        partial.contains("define void @_7()"),
         "the first function was not streamed before the error ({} bytes)",
         partial.len()
     );
@@ -81,7 +81,7 @@ fn failure_after_streamed_text_leaves_no_output() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(out.stdout.is_empty(), "partial output on stdout");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("OpUDot is not supported"), "{err}");
+    assert!(err.contains("extended instruction set"), "{err}");
 }
 
 /// A writer that fails once `room` bytes have been written.
