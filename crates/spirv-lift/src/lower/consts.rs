@@ -147,6 +147,42 @@ impl Ctx<'_> {
         Ok((v, width))
     }
 
+    /// The elements of the constant composite `id` (an error for another constant).
+    fn const_elements(&self, inst: &Inst, id: Option<u32>) -> Result<Vec<ConstId>, Error> {
+        let c = self.const_of(inst, id.ok_or_else(|| inst.err("missing operand"))?)?;
+        match self.m.const_of_id(c) {
+            Const::Aggregate(_, elems) => Ok(elems.clone()),
+            _ => {
+                Err(inst
+                    .unsupported_form("cannot fold an OpSpecConstantOp of this composite constant"))
+            }
+        }
+    }
+
+    /// `composite` with the element at `path` replaced by `object` (`OpCompositeInsert`).
+    fn insert_const(
+        &mut self,
+        inst: &Inst,
+        composite: ConstId,
+        path: &[u32],
+        object: ConstId,
+    ) -> Result<ConstId, Error> {
+        let Some((&first, rest)) = path.split_first() else {
+            return Ok(object);
+        };
+        let (t, mut elems) = match self.m.const_of_id(composite) {
+            Const::Aggregate(t, elems) => (*t, elems.clone()),
+            _ => {
+                return Err(inst.unsupported_form("cannot fold CompositeInsert into this constant"));
+            }
+        };
+        let slot = elems
+            .get_mut(first as usize)
+            .ok_or_else(|| inst.err("index out of range"))?;
+        *slot = self.insert_const(inst, *slot, rest, object)?;
+        Ok(self.m.constant(Const::Aggregate(t, elems)))
+    }
+
     fn fold_spec_op(&mut self, inst: &Inst) -> Result<ConstId, Error> {
         let Operand::LiteralSpecConstantOpInteger(op) = inst.operand(0)? else {
             return Err(inst.err("missing OpSpecConstantOp opcode"));
@@ -202,6 +238,38 @@ impl Ctx<'_> {
                     };
                 }
                 return Ok(c);
+            }
+            Op::VectorShuffle => {
+                let first = self.const_elements(inst, ids.first().copied())?;
+                let second = self.const_elements(inst, ids.get(1).copied())?;
+                let Type::Vector(_, elem) = *self.m.type_of_id(t) else {
+                    return Err(inst.err("OpVectorShuffle of a non-vector type"));
+                };
+                let picked = lits
+                    .iter()
+                    .map(|&k| match k {
+                        // An undefined component.
+                        0xFFFF_FFFF => Ok(self.m.constant(Const::Poison(elem))),
+                        k => first
+                            .iter()
+                            .chain(&second)
+                            .nth(k as usize)
+                            .copied()
+                            .ok_or_else(|| inst.err(format!("component {k} out of range"))),
+                    })
+                    .collect::<Result<Vec<_>, Error>>()?;
+                return Ok(self.m.constant(Const::Aggregate(t, picked)));
+            }
+            Op::CompositeInsert => {
+                let object = self.const_of(
+                    inst,
+                    *ids.first().ok_or_else(|| inst.err("missing object"))?,
+                )?;
+                let composite = self.const_of(
+                    inst,
+                    *ids.get(1).ok_or_else(|| inst.err("missing composite"))?,
+                )?;
+                return self.insert_const(inst, composite, &lits, object);
             }
             Op::Select => {
                 let (c, _) = scalar(self, 0)?;

@@ -165,7 +165,66 @@ fn fast_kind(kind: K) -> bool {
             | K::ExecutionModel
             | K::Decoration
             | K::LoopControl
+            | K::LiteralSpecConstantOpInteger
     )
+}
+
+/// Whether this decoder reads an `OpSpecConstantOp` of operation `g`: one whose operands
+/// are ids and literal integers (every operation SPIR-V allows there).
+fn spec_op_read_here(g: &Grammar<'_>) -> bool {
+    g.operands.iter().all(|o| {
+        matches!(
+            o.kind,
+            K::IdResultType | K::IdResult | K::IdRef | K::LiteralInteger
+        )
+    })
+}
+
+/// Whether operation `g` has an optional or repeated operand, which rspirv's parser
+/// reads exactly once inside `OpSpecConstantOp` (so it refuses an `OpVectorShuffle` of
+/// two components, an `OpCompositeExtract` with two indices, an access chain without
+/// indices, all valid SPIR-V). This decoder reads them by their quantifiers, and
+/// [`decode_reference`] decodes them with rspirv as the operation itself.
+fn spec_op_quantified(g: &Grammar<'_>) -> bool {
+    g.operands.iter().any(|o| o.quantifier != Q::One)
+}
+
+/// `OpSpecConstantOp`'s operation (its opcode operand) and that operation's operands,
+/// read by its grammar; an operation not read here goes to rspirv.
+fn spec_constant_op(r: &mut Reader<'_>, out: &mut Vec<Operand>) -> Result<(), Miss> {
+    let number = r.word()?;
+    let entry = table().entries.get(number as usize).copied().flatten();
+    let Some((g, _)) = entry.filter(|(g, _)| spec_op_read_here(g)) else {
+        return Err(Miss::Delegate);
+    };
+    // A missing operand: rspirv's message where it reads the operation itself.
+    let missing = if spec_op_quantified(g) {
+        OPERAND_EXPECTED
+    } else {
+        LIMIT_REACHED
+    };
+    out.push(Operand::LiteralSpecConstantOpInteger(g.opcode));
+    let operands = g.operands.iter();
+    for lo in operands.filter(|o| !matches!(o.kind, K::IdResultType | K::IdResult)) {
+        loop {
+            if !r.more() {
+                if lo.quantifier == Q::One {
+                    return Err(Miss::Error(missing));
+                }
+                break;
+            }
+            let w = r.word()?;
+            out.push(if lo.kind == K::IdRef {
+                Operand::IdRef(w)
+            } else {
+                Operand::LiteralBit32(w)
+            });
+            if lo.quantifier != Q::ZeroOrMore {
+                break;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A decoration's operands as rspirv reads them, for the decorations read here (the
@@ -369,6 +428,7 @@ fn fast(
                 operands.push(Operand::Decoration(decoration));
                 decoration_params(&mut r, d, &mut operands)?;
             }
+            K::LiteralSpecConstantOpInteger => spec_constant_op(&mut r, &mut operands)?,
             K::LoopControl => {
                 use ::spirv::LoopControl as L;
                 let l = L::from_bits(r.word()?).ok_or(Miss::Delegate)?;
@@ -465,7 +525,7 @@ fn alone(words: &[u32], at: usize, count: usize) -> Result<Inst, Error> {
     let mut module = Vec::with_capacity(5 + count);
     module.extend_from_slice(&words[..5]);
     module.extend_from_slice(&words[at..at + count]);
-    match reference(&module, &[at]) {
+    match rspirv_parse(&module, &[at]) {
         Ok(mut insts) => insts.pop().ok_or_else(|| {
             decode_error(
                 words,
@@ -518,7 +578,78 @@ impl rspirv::binary::Consumer for Collector<'_> {
 }
 
 /// rspirv's parse; an error comes with the index of the failing instruction.
+///
+/// rspirv reads each operand of an `OpSpecConstantOp`'s operation once, whatever its
+/// quantifier (see [`spec_op_quantified`]). Such instructions are parsed as an
+/// `OpSpecConstantComposite` of the same words (so the rest of the module parses as it
+/// would), then replaced by rspirv's parse of their operation as an instruction of its
+/// own, which reads the quantifiers right.
+#[cfg(any(test, feature = "fuzzing"))]
 fn reference(words: &[u32], offsets: &[usize]) -> Result<Vec<Inst>, (usize, ErrorKind)> {
+    let quantified: Vec<usize> = (0..offsets.len())
+        .filter(|&i| {
+            let at = offsets[i];
+            let count = (words[at] >> 16) as usize;
+            words[at] & 0xffff == Op::SpecConstantOp as u32
+                && count >= 4
+                && table()
+                    .entries
+                    .get(words[at + 3] as usize)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|(g, _)| spec_op_read_here(g) && spec_op_quantified(g))
+        })
+        .collect();
+    if quantified.is_empty() {
+        return rspirv_parse(words, offsets);
+    }
+    let mut patched = words.to_vec();
+    for &i in &quantified {
+        let at = offsets[i];
+        patched[at] = (words[at] & 0xffff_0000) | Op::SpecConstantComposite as u32;
+    }
+    let parsed = rspirv_parse(&patched, offsets);
+    let first_error = parsed.as_ref().err().map_or(usize::MAX, |(j, _)| *j);
+    let mut repaired = Vec::with_capacity(quantified.len());
+    for &i in quantified.iter().take_while(|&&i| i < first_error) {
+        let inst = spec_op_alone(words, offsets[i]).map_err(|kind| (i, kind))?;
+        repaired.push((i, inst));
+    }
+    let mut insts = parsed?;
+    for (i, inst) in repaired {
+        insts[i] = inst;
+    }
+    Ok(insts)
+}
+
+/// rspirv's parse of the `OpSpecConstantOp` at `at` as its operation: an instruction of
+/// that opcode with the same result type, result id and operands.
+#[cfg(any(test, feature = "fuzzing"))]
+fn spec_op_alone(words: &[u32], at: usize) -> Result<Inst, ErrorKind> {
+    let count = (words[at] >> 16) as usize;
+    let mut module = Vec::with_capacity(5 + count - 1);
+    module.extend_from_slice(&words[..5]);
+    module.push(((count as u32 - 1) << 16) | words[at + 3]);
+    module.extend_from_slice(&words[at + 1..at + 3]);
+    module.extend_from_slice(&words[at + 4..at + count]);
+    let mut parsed = rspirv_parse(&module, &[5]).map_err(|(_, kind)| kind)?;
+    let op = parsed
+        .pop()
+        .ok_or_else(|| ErrorKind::Decode(OPERAND_EXPECTED.into()))?;
+    let mut operands = Vec::with_capacity(op.operands.len() + 1);
+    operands.push(Operand::LiteralSpecConstantOpInteger(op.op));
+    operands.extend(op.operands);
+    Ok(Inst {
+        op: Op::SpecConstantOp,
+        word: at as u32,
+        result_type: op.result_type,
+        result_id: op.result_id,
+        operands,
+    })
+}
+
+/// rspirv's parse of `words` as it is.
+fn rspirv_parse(words: &[u32], offsets: &[usize]) -> Result<Vec<Inst>, (usize, ErrorKind)> {
     let mut collector = Collector {
         offsets,
         insts: Vec::with_capacity(offsets.len()),

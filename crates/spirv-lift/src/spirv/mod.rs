@@ -397,7 +397,7 @@ fn read_header(words: &[u32]) -> Result<Header, Error> {
 }
 
 /// Word offsets of every instruction, checking that word counts tile the module.
-fn instruction_offsets(words: &[u32]) -> Result<Vec<usize>, Error> {
+pub(crate) fn instruction_offsets(words: &[u32]) -> Result<Vec<usize>, Error> {
     let mut offsets = Vec::new();
     let mut at = 5;
     while at < words.len() {

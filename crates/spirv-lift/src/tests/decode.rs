@@ -61,3 +61,79 @@ fn decoder_agrees_with_rspirv() {
         "{errors} of {checked} fail to decode"
     );
 }
+
+/// `OpSpecConstantOp` whose operation has repeated or optional operands (a shuffle of two
+/// components, an extract with two indices, an access chain without indices): rspirv's
+/// parser reads each of those operands once and refuses valid modules, so the decoder
+/// reads them by the operation's grammar and the reference decodes the operation as an
+/// instruction of its own. Both agree on the filetest, on forms built here, and on
+/// mutants of them; the shuffle's operands are the ones the words hold.
+#[test]
+fn spec_constant_operations_decode_by_their_grammar() {
+    use crate::spirv::{Op, Operand};
+    let path = super::repo_root().join("tests/filetests/spec_constant_op_composites.spvasm");
+    let text = std::fs::read_to_string(path).expect("read filetest");
+    let words = crate::assemble(&text).expect("assembles");
+    let decoded = crate::spirv::decode_instructions(&words, false).expect("decodes");
+    let shuffle = decoded
+        .iter()
+        .find(|i| {
+            i.op == Op::SpecConstantOp
+                && matches!(
+                    i.operands.first(),
+                    Some(Operand::LiteralSpecConstantOpInteger(Op::VectorShuffle))
+                )
+        })
+        .expect("the shuffle");
+    assert!(
+        matches!(
+            shuffle.operands[1..],
+            [
+                Operand::IdRef(_),
+                Operand::IdRef(_),
+                Operand::LiteralBit32(1),
+                Operand::LiteralBit32(2)
+            ]
+        ),
+        "{:?}",
+        shuffle.operands
+    );
+    // The same module with the extract of two indices cut to no index, and with one word
+    // too many (an extra index), each as its own variant, then mutants of all three.
+    let extract_at = |w: &[u32]| {
+        let offsets = crate::spirv::instruction_offsets(w).expect("offsets");
+        offsets
+            .into_iter()
+            .find(|&at| w[at] & 0xffff == Op::SpecConstantOp as u32 && w[at] >> 16 == 6)
+            .expect("an OpSpecConstantOp of six words")
+    };
+    let at = extract_at(&words);
+    let mut no_index = words.clone();
+    no_index[at] = (4 << 16) | Op::SpecConstantOp as u32;
+    no_index.drain(at + 4..at + 6);
+    let mut three_indices = words.clone();
+    three_indices[at] = (7 << 16) | Op::SpecConstantOp as u32;
+    three_indices.insert(at + 6, 0);
+    let mut variants = vec![
+        ("as is".to_string(), words.clone()),
+        ("no index".to_string(), no_index.clone()),
+        ("three indices".to_string(), three_indices.clone()),
+    ];
+    for (n, w) in [words, no_index, three_indices].iter().enumerate() {
+        variants.extend(mutants(w, 0x5bec_0000 + n as u64, 200));
+    }
+    let mut failures = Vec::new();
+    for (what, w) in &variants {
+        let ours = crate::spirv::decode_instructions(w, false);
+        let theirs = crate::spirv::decode_instructions(w, true);
+        let same = match (&ours, &theirs) {
+            (Ok(a), Ok(b)) => a == b,
+            (Err(a), Err(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        };
+        if !same {
+            failures.push(format!("{what}: ours {ours:?}\nreference {theirs:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
