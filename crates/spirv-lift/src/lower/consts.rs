@@ -7,7 +7,7 @@
 
 use super::{Ctx, SpvTy};
 use crate::error::Error;
-use crate::llvm::{Const, ConstId, Type, Value};
+use crate::llvm::{Const, ConstId, Type, TypeId, Value};
 use crate::spec::Literal;
 use crate::spirv::{Inst, Op, Operand};
 
@@ -147,6 +147,56 @@ impl Ctx<'_> {
         Ok((v, width))
     }
 
+    /// An integer or logical `OpSpecConstantOp` on vectors, lane by lane (`t` the result
+    /// vector type, `elem` its lane type).
+    fn fold_componentwise(
+        &mut self,
+        inst: &Inst,
+        op: Op,
+        ids: &[u32],
+        t: TypeId,
+        elem: TypeId,
+    ) -> Result<ConstId, Error> {
+        let a = self.const_elements(inst, ids.first().copied())?;
+        let unary = matches!(op, Op::SNegate | Op::Not | Op::LogicalNot);
+        let b = if unary {
+            Vec::new()
+        } else {
+            self.const_elements(inst, ids.get(1).copied())?
+        };
+        let mut lanes = Vec::with_capacity(a.len());
+        for (i, &x) in a.iter().enumerate() {
+            let (x, w) = self.lane_int(inst, x)?;
+            let r = match op {
+                Op::SNegate => x.wrapping_neg(),
+                Op::Not => !x,
+                Op::LogicalNot => u64::from(x & 1 == 0),
+                _ => {
+                    let y = b
+                        .get(i)
+                        .ok_or_else(|| inst.err("operands of different lengths"))?;
+                    let (y, _) = self.lane_int(inst, *y)?;
+                    fold_binary(op, x, y, w).ok_or_else(|| {
+                        inst.unsupported_form(format!("OpSpecConstantOp {op:?} cannot be folded"))
+                    })?
+                }
+            };
+            lanes.push(self.int_const(elem, r));
+        }
+        Ok(self.m.constant(Const::Aggregate(t, lanes)))
+    }
+
+    /// An integer lane of a constant vector: its value and width.
+    fn lane_int(&self, inst: &Inst, c: ConstId) -> Result<(u64, u32), Error> {
+        match self.m.const_of_id(c) {
+            Const::Int(t, v) => match self.m.type_of_id(*t) {
+                Type::Int(w) => Ok((*v as u64, *w)),
+                _ => Err(inst.unsupported_form("cannot fold a lane of this constant")),
+            },
+            _ => Err(inst.unsupported_form("cannot fold a lane of this constant")),
+        }
+    }
+
     /// The elements of the constant composite `id` (an error for another constant).
     fn const_elements(&self, inst: &Inst, id: Option<u32>) -> Result<Vec<ConstId>, Error> {
         let c = self.const_of(inst, id.ok_or_else(|| inst.err("missing operand"))?)?;
@@ -215,6 +265,12 @@ impl Ctx<'_> {
                 }
             })
             .collect();
+        if let Type::Vector(_, elem) = *self.m.type_of_id(t)
+            && (matches!(op, Op::SNegate | Op::Not | Op::LogicalNot)
+                || fold_binary(op, 0, 1, 32).is_some())
+        {
+            return self.fold_componentwise(inst, op, &ids, t, elem);
+        }
         let scalar = |cx: &Self, i: usize| -> Result<(u64, u32), Error> {
             let id = *ids.get(i).ok_or_else(|| inst.err("missing operand"))?;
             cx.fold_int(inst, id)
