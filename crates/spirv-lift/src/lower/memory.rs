@@ -42,6 +42,17 @@ fn copy_accesses(inst: &Inst, i: usize) -> (Access, Access) {
     }
 }
 
+/// The LLVM alignment of an access with the memory operand `Aligned v`: the access's
+/// address is a multiple of `v`, so of the largest power of two dividing `v` (`v` itself
+/// when it is one, which is what producers write); `Aligned 0`, which `spirv-val`
+/// accepts, promises nothing: `align 1`.
+fn access_align(v: u32) -> u32 {
+    match v & v.wrapping_neg() {
+        0 => 1,
+        p => p,
+    }
+}
+
 /// Reads the memory-operand mask at `i` and its parameters.
 fn memory_access(inst: &Inst, i: usize) -> Access {
     let mut a = Access::default();
@@ -51,7 +62,7 @@ fn memory_access(inst: &Inst, i: usize) -> Access {
         if m.contains(MemoryAccess::ALIGNED)
             && let Some(Operand::LiteralBit32(v)) = inst.operands.get(i + 1)
         {
-            a.align = Some(*v).filter(|v| v.is_power_of_two());
+            a.align = Some(access_align(*v));
         }
     }
     a

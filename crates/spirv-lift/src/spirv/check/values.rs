@@ -636,16 +636,15 @@ fn check_atomic(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     Ok(())
 }
 
-/// Alignments (`Aligned` memory operands, `Alignment` decorations) are powers of two,
-/// as LLVM's `align` requires.
+/// `Alignment` decorations are powers of two, as LLVM's `align` on the variable or
+/// allocation requires (an address that must be a multiple of 12 cannot be promised with
+/// a power of two). An access's `Aligned` memory operand may be any number, as
+/// `spirv-val` allows: the lowering uses the largest power of two dividing it, and
+/// `align 1` for 0 (`lower/memory.rs`).
 fn check_alignment(inst: &Inst) -> Result<(), Error> {
     use crate::spirv::Operand;
     for (i, o) in inst.operands.iter().enumerate() {
-        let aligned = match o {
-            Operand::MemoryAccess(m) => m.contains(::spirv::MemoryAccess::ALIGNED),
-            Operand::Decoration(::spirv::Decoration::Alignment) => true,
-            _ => false,
-        };
+        let aligned = matches!(o, Operand::Decoration(::spirv::Decoration::Alignment));
         if !aligned {
             continue;
         }
