@@ -319,27 +319,29 @@ fn error_kinds_from_c() {
     let exe = build_options(tmp.path());
     // A valid module with an operation the library does not translate (SPIR-V assembly,
     // through spirv_lift_translate_text).
-    let unsupported = tmp.path().join("trinary_minmax.spvasm");
+    let unsupported = tmp.path().join("gcn_shader.spvasm");
     std::fs::write(
         &unsupported,
         r#"OpCapability Shader
-OpExtension "SPV_AMD_shader_trinary_minmax"
-%ext = OpExtInstImport "SPV_AMD_shader_trinary_minmax"
+OpExtension "SPV_AMD_gcn_shader"
+%ext = OpExtInstImport "SPV_AMD_gcn_shader"
 OpMemoryModel Logical GLSL450
 OpEntryPoint GLCompute %main "main"
 OpExecutionMode %main LocalSize 1 1 1
 %void = OpTypeVoid
 %fn = OpTypeFunction %void
-%uint = OpTypeInt 32 0
-%uint_1 = OpConstant %uint 1
+%float = OpTypeFloat 32
+%v3float = OpTypeVector %float 3
+%float_1 = OpConstant %float 1
+%v = OpConstantComposite %v3float %float_1 %float_1 %float_1
 %main = OpFunction %void None %fn
 %entry = OpLabel
-%d = OpExtInst %uint %ext UMin3AMD %uint_1 %uint_1 %uint_1
+%d = OpExtInst %float %ext CubeFaceIndexAMD %v
 OpReturn
 OpFunctionEnd
 "#,
     )
-    .expect("write trinary_minmax.spvasm");
+    .expect("write gcn_shader.spvasm");
     let exp = expected_error();
     let malformed = format!("tests/malformed/{}", exp.file);
     // (input, settings, kind, a part of the error text)

@@ -10,14 +10,14 @@ use std::process::Command;
 
 /// A valid module whose first function translates (into more text than one 64 KiB
 /// chunk of the streaming writer) and whose second uses an operation not translated yet
-/// (an `SPV_AMD_shader_trinary_minmax` instruction): the failure comes after text has
-/// been streamed.
+/// (an `SPV_AMD_gcn_shader` instruction): the failure comes after text has been
+/// streamed.
 fn fails_in_second_function() -> String {
     let mut text = String::from(
         r#"
                OpCapability Shader
-               OpExtension "SPV_AMD_shader_trinary_minmax"
-        %ext = OpExtInstImport "SPV_AMD_shader_trinary_minmax"
+               OpExtension "SPV_AMD_gcn_shader"
+        %ext = OpExtInstImport "SPV_AMD_gcn_shader"
                OpMemoryModel Logical GLSL450
                OpEntryPoint GLCompute %main "main"
                OpExecutionMode %main LocalSize 1 1 1
@@ -40,7 +40,7 @@ fn fails_in_second_function() -> String {
                OpFunctionEnd
        %main = OpFunction %void None %fn
       %entry = OpLabel
-          %d = OpExtInst %uint %ext UMin3AMD %uint_1 %uint_1 %uint_1
+          %d = OpExtInst %uint %ext TimeAMD
                OpReturn
                OpFunctionEnd
 "#,
@@ -55,7 +55,7 @@ fn failure_after_streamed_text_leaves_no_output() {
     // The library streams the first function before the second fails.
     let mut partial = Vec::new();
     let err = spirv_lift::translate_to_writer(&words, &Options::default(), &mut partial, false)
-        .expect_err("UMin3AMD is not translated");
+        .expect_err("TimeAMD is not translated");
     assert!(err.to_string().contains("is not supported"), "{err}");
     let partial = String::from_utf8(partial).expect("UTF-8");
     assert!(

@@ -13,6 +13,8 @@ pub enum ExtSet {
     Glsl,
     /// `OpenCL.std`.
     OpenCl,
+    /// `SPV_AMD_shader_trinary_minmax`.
+    AmdTrinaryMinMax,
     /// `NonSemantic.*`, `*DebugInfo.100`, `DebugInfo`: not checked, dropped.
     NonSemantic,
     /// Another name containing `DebugInfo`: its instructions' operands are not checked
@@ -28,6 +30,7 @@ impl ExtSet {
         match name {
             "GLSL.std.450" => ExtSet::Glsl,
             "OpenCL.std" => ExtSet::OpenCl,
+            "SPV_AMD_shader_trinary_minmax" => ExtSet::AmdTrinaryMinMax,
             n if n.starts_with("NonSemantic.")
                 || n.ends_with("DebugInfo.100")
                 || n == "DebugInfo" =>
@@ -44,7 +47,7 @@ impl ExtSet {
     pub fn unchecked(self) -> bool {
         match self {
             ExtSet::NonSemantic | ExtSet::OtherDebugInfo => true,
-            ExtSet::Glsl | ExtSet::OpenCl | ExtSet::Unknown => false,
+            ExtSet::Glsl | ExtSet::OpenCl | ExtSet::AmdTrinaryMinMax | ExtSet::Unknown => false,
         }
     }
 }

@@ -21,6 +21,7 @@ impl FnCtx<'_, '_> {
             Some(ExtSet::NonSemantic) => return Ok(()),
             Some(ExtSet::Glsl) => (tables::glsl_std_450(number), tables::GLSL_PREFIX),
             Some(ExtSet::OpenCl) => (tables::opencl_std(number), tables::OCL_PREFIX),
+            Some(ExtSet::AmdTrinaryMinMax) => return self.trinary_min_max(inst, number),
             _ => {
                 return Err(inst.unsupported_form(format!(
                     "extended instruction set %{set} is not supported"
@@ -69,6 +70,47 @@ impl FnCtx<'_, '_> {
                 self.define(inst, r)
             }
         }
+    }
+
+    /// `SPV_AMD_shader_trinary_minmax`: `{F,U,S}{Min,Max,Mid}3AMD` of three scalars or
+    /// vectors, lane by lane, with LLVM's two-operand `minnum`/`maxnum`, `umin`/`umax`,
+    /// `smin`/`smax`: `min(x, min(y, z))`, `max(x, max(y, z))`, and the middle value
+    /// `max(min(x, y), min(max(x, y), z))`.
+    fn trinary_min_max(&mut self, inst: &Inst, number: u32) -> Result<(), Error> {
+        let (min, max) = match number {
+            1 | 4 | 7 => ("minnum", "maxnum"),
+            2 | 5 | 8 => ("umin", "umax"),
+            3 | 6 | 9 => ("smin", "smax"),
+            _ => {
+                return Err(inst.invalid(format!(
+                    "SPV_AMD_shader_trinary_minmax has no instruction {number}"
+                )));
+            }
+        };
+        let [x, y, z] = inst.ids_from(2)?[..] else {
+            return Err(inst.invalid("a trinary min/max takes three operands"));
+        };
+        let (x, y, z) = (self.val(x)?, self.val(y)?, self.val(z)?);
+        let t = self.cx.llty(inst.rty()?)?;
+        let call =
+            |fx: &mut Self, f: &str, a: Value, b: Value| fx.intrinsic(f, &[t], t, vec![a, b]);
+        let r = match number {
+            1..=3 => {
+                let yz = call(self, min, y, z)?;
+                call(self, min, x, yz)?
+            }
+            4..=6 => {
+                let yz = call(self, max, y, z)?;
+                call(self, max, x, yz)?
+            }
+            _ => {
+                let lo = call(self, min, x, y)?;
+                let hi = call(self, max, x, y)?;
+                let capped = call(self, min, hi, z)?;
+                call(self, max, lo, capped)?
+            }
+        };
+        self.define(inst, r)
     }
 
     fn ext_builtin(&mut self, inst: &Inst, op: &ExtOp, prefix: &str) -> Result<(), Error> {

@@ -571,6 +571,10 @@ fn ext_sets(module: &Module) -> HashMap<u32, (&'static str, ExtTable)> {
                 "OpenCL.std",
                 &rspirv::grammar::OPENCL_STD_100_INSTRUCTION_TABLE,
             ),
+            crate::spirv::ExtSet::AmdTrinaryMinMax => (
+                "SPV_AMD_shader_trinary_minmax",
+                &rspirv::grammar::SPV_AMD_SHADER_TRINARY_MINMAX_INSTRUCTION_TABLE,
+            ),
             crate::spirv::ExtSet::NonSemantic
             | crate::spirv::ExtSet::OtherDebugInfo
             | crate::spirv::ExtSet::Unknown => {
