@@ -319,29 +319,28 @@ fn error_kinds_from_c() {
     let exe = build_options(tmp.path());
     // A valid module with an operation the library does not translate (SPIR-V assembly,
     // through spirv_lift_translate_text).
-    let unsupported = tmp.path().join("gcn_shader.spvasm");
+    let unsupported = tmp.path().join("execute_callable.spvasm");
     std::fs::write(
         &unsupported,
-        r#"OpCapability Shader
-OpExtension "SPV_AMD_gcn_shader"
-%ext = OpExtInstImport "SPV_AMD_gcn_shader"
+        r#"OpCapability RayTracingKHR
+OpExtension "SPV_KHR_ray_tracing"
 OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main"
-OpExecutionMode %main LocalSize 1 1 1
+OpEntryPoint RayGenerationKHR %main "main" %data
+OpDecorate %data Location 0
 %void = OpTypeVoid
 %fn = OpTypeFunction %void
-%float = OpTypeFloat 32
-%v3float = OpTypeVector %float 3
-%float_1 = OpConstant %float 1
-%v = OpConstantComposite %v3float %float_1 %float_1 %float_1
+%uint = OpTypeInt 32 0
+%uint_0 = OpConstant %uint 0
+%pdata = OpTypePointer CallableDataKHR %uint
+%data = OpVariable %pdata CallableDataKHR
 %main = OpFunction %void None %fn
 %entry = OpLabel
-%d = OpExtInst %float %ext CubeFaceIndexAMD %v
+OpExecuteCallableKHR %uint_0 %data
 OpReturn
 OpFunctionEnd
 "#,
     )
-    .expect("write gcn_shader.spvasm");
+    .expect("write execute_callable.spvasm");
     let exp = expected_error();
     let malformed = format!("tests/malformed/{}", exp.file);
     // (input, settings, kind, a part of the error text)
@@ -364,7 +363,7 @@ OpFunctionEnd
             s(&unsupported),
             &[],
             "UNSUPPORTED",
-            "extended instruction set %",
+            "OpExecuteCallableKHR is not supported",
         ),
         (
             "tests/malformed/limit-array-nesting-600-deep.spv",

@@ -15,6 +15,12 @@ pub enum ExtSet {
     OpenCl,
     /// `SPV_AMD_shader_trinary_minmax`.
     AmdTrinaryMinMax,
+    /// `SPV_AMD_gcn_shader`.
+    AmdGcnShader,
+    /// `SPV_AMD_shader_ballot` (operations across the subgroup: convergent).
+    AmdShaderBallot,
+    /// `SPV_AMD_shader_explicit_vertex_parameter`.
+    AmdExplicitVertexParameter,
     /// `NonSemantic.*`, `*DebugInfo.100`, `DebugInfo`: not checked, dropped.
     NonSemantic,
     /// Another name containing `DebugInfo`: its instructions' operands are not checked
@@ -31,6 +37,9 @@ impl ExtSet {
             "GLSL.std.450" => ExtSet::Glsl,
             "OpenCL.std" => ExtSet::OpenCl,
             "SPV_AMD_shader_trinary_minmax" => ExtSet::AmdTrinaryMinMax,
+            "SPV_AMD_gcn_shader" => ExtSet::AmdGcnShader,
+            "SPV_AMD_shader_ballot" => ExtSet::AmdShaderBallot,
+            "SPV_AMD_shader_explicit_vertex_parameter" => ExtSet::AmdExplicitVertexParameter,
             n if n.starts_with("NonSemantic.")
                 || n.ends_with("DebugInfo.100")
                 || n == "DebugInfo" =>
@@ -42,12 +51,50 @@ impl ExtSet {
         }
     }
 
+    /// The import name and rspirv's instruction table of a set whose instructions are
+    /// lowered (`None` for the sets that are dropped or unknown).
+    pub(crate) fn table(
+        self,
+    ) -> Option<(
+        &'static str,
+        &'static rspirv::grammar::InstructionTable<rspirv::grammar::ExtInstOp>,
+    )> {
+        use rspirv::grammar as g;
+        Some(match self {
+            ExtSet::Glsl => ("GLSL.std.450", &g::GLSL_STD_450_INSTRUCTION_TABLE),
+            ExtSet::OpenCl => ("OpenCL.std", &g::OPENCL_STD_100_INSTRUCTION_TABLE),
+            ExtSet::AmdTrinaryMinMax => (
+                "SPV_AMD_shader_trinary_minmax",
+                &g::SPV_AMD_SHADER_TRINARY_MINMAX_INSTRUCTION_TABLE,
+            ),
+            ExtSet::AmdGcnShader => (
+                "SPV_AMD_gcn_shader",
+                &g::SPV_AMD_GCN_SHADER_INSTRUCTION_TABLE,
+            ),
+            ExtSet::AmdShaderBallot => (
+                "SPV_AMD_shader_ballot",
+                &g::SPV_AMD_SHADER_BALLOT_INSTRUCTION_TABLE,
+            ),
+            ExtSet::AmdExplicitVertexParameter => (
+                "SPV_AMD_shader_explicit_vertex_parameter",
+                &g::SPV_AMD_SHADER_EXPLICIT_VERTEX_PARAMETER_INSTRUCTION_TABLE,
+            ),
+            ExtSet::NonSemantic | ExtSet::OtherDebugInfo | ExtSet::Unknown => return None,
+        })
+    }
+
     /// Whether the set's instructions are left out of the input checks (debug
     /// information and non-semantic instructions, whose operands are not all ids).
     pub fn unchecked(self) -> bool {
         match self {
             ExtSet::NonSemantic | ExtSet::OtherDebugInfo => true,
-            ExtSet::Glsl | ExtSet::OpenCl | ExtSet::AmdTrinaryMinMax | ExtSet::Unknown => false,
+            ExtSet::Glsl
+            | ExtSet::OpenCl
+            | ExtSet::AmdTrinaryMinMax
+            | ExtSet::AmdGcnShader
+            | ExtSet::AmdShaderBallot
+            | ExtSet::AmdExplicitVertexParameter
+            | ExtSet::Unknown => false,
         }
     }
 }

@@ -22,6 +22,11 @@ impl FnCtx<'_, '_> {
             Some(ExtSet::Glsl) => (tables::glsl_std_450(number), tables::GLSL_PREFIX),
             Some(ExtSet::OpenCl) => (tables::opencl_std(number), tables::OCL_PREFIX),
             Some(ExtSet::AmdTrinaryMinMax) => return self.trinary_min_max(inst, number),
+            Some(
+                set @ (ExtSet::AmdGcnShader
+                | ExtSet::AmdShaderBallot
+                | ExtSet::AmdExplicitVertexParameter),
+            ) => return self.vendor_builtin(inst, set, number),
             _ => {
                 return Err(inst.unsupported_form(format!(
                     "extended instruction set %{set} is not supported"
@@ -111,6 +116,35 @@ impl FnCtx<'_, '_> {
             }
         };
         self.define(inst, r)
+    }
+
+    /// An instruction of `SPV_AMD_gcn_shader`, `SPV_AMD_shader_ballot` or
+    /// `SPV_AMD_shader_explicit_vertex_parameter`: a call of `__spirv_<set>_<instruction>`
+    /// (the set's name without `SPV_`: `__spirv_AMD_shader_ballot_MbcntAMD`), convergent
+    /// for the ballot set, whose operations read other invocations.
+    fn vendor_builtin(&mut self, inst: &Inst, set: ExtSet, number: u32) -> Result<(), Error> {
+        let Some((set_name, table)) = set.table() else {
+            return Err(inst.unsupported());
+        };
+        let op = table
+            .lookup_opcode(number)
+            .ok_or_else(|| inst.invalid(format!("{set_name} has no instruction {number}")))?;
+        let mut args = Vec::with_capacity(inst.operands.len());
+        for id in inst.ids_from(2)? {
+            args.push(self.arg(id)?);
+        }
+        let name = format!(
+            "__spirv_{}_{}",
+            set_name.trim_start_matches("SPV_"),
+            op.opname
+        );
+        let result = match self.cx.spv_ty(inst.rty()?)? {
+            SpvTy::Void => None,
+            _ => Some(inst.rty()?),
+        };
+        let convergent = set == ExtSet::AmdShaderBallot;
+        self.call_builtin(inst, &name, &args, result, convergent)?;
+        Ok(())
     }
 
     fn ext_builtin(&mut self, inst: &Inst, op: &ExtOp, prefix: &str) -> Result<(), Error> {

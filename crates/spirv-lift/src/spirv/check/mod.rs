@@ -87,7 +87,11 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
                 {
                     facts.calls[i].push(callee);
                 }
-                if super::opclass::is_convergent(inst.op) {
+                if super::opclass::is_convergent(inst.op)
+                    || (inst.op == Op::ExtInst
+                        && inst.id(0).ok().and_then(|s| module.module_facts.ext_set(s))
+                            == Some(super::ExtSet::AmdShaderBallot))
+                {
                     facts.convergent_op[i] = true;
                 }
             }

@@ -562,26 +562,9 @@ type ExtTable = &'static rspirv::grammar::InstructionTable<rspirv::grammar::ExtI
 fn ext_sets(module: &Module) -> HashMap<u32, (&'static str, ExtTable)> {
     let mut sets = HashMap::new();
     for &(id, kind) in &module.module_facts.ext_sets {
-        let entry = match kind {
-            crate::spirv::ExtSet::Glsl => (
-                "GLSL.std.450",
-                &rspirv::grammar::GLSL_STD_450_INSTRUCTION_TABLE,
-            ),
-            crate::spirv::ExtSet::OpenCl => (
-                "OpenCL.std",
-                &rspirv::grammar::OPENCL_STD_100_INSTRUCTION_TABLE,
-            ),
-            crate::spirv::ExtSet::AmdTrinaryMinMax => (
-                "SPV_AMD_shader_trinary_minmax",
-                &rspirv::grammar::SPV_AMD_SHADER_TRINARY_MINMAX_INSTRUCTION_TABLE,
-            ),
-            crate::spirv::ExtSet::NonSemantic
-            | crate::spirv::ExtSet::OtherDebugInfo
-            | crate::spirv::ExtSet::Unknown => {
-                continue;
-            }
-        };
-        sets.insert(id, entry);
+        if let Some(entry) = kind.table() {
+            sets.insert(id, entry);
+        }
     }
     sets
 }
