@@ -19,7 +19,9 @@
 //!   it if its name and signature match an intrinsic it knows);
 //! * inline `asm` constraint strings and target extension type parameters are not
 //!   checked, nor `blockaddress` labels;
-//! * nesting deeper than 256 levels (types, constants, metadata) is an error here.
+//! * nesting deeper than 2048 levels (types, constants, metadata) is an error here (the
+//!   translator refuses types nested deeper than 512, so its output is never refused for
+//!   nesting).
 //!
 //! It never panics, and runs in time linear in the input (apart from hashing), on a
 //! thread of its own with a large stack (so deeply nested input cannot overflow the
@@ -68,7 +70,8 @@ pub fn check(text: &str) -> Result<(), ReadError> {
     })
 }
 
-/// The parser's stack: ample for 256 nesting levels even in a debug build.
+/// The parser's stack: ample for 2048 nesting levels even in a debug build (a release
+/// build parses them on 1 MiB).
 const PARSER_STACK: usize = 256 << 20;
 
 fn check_on_this_stack(text: &str) -> Result<(), ReadError> {

@@ -237,6 +237,21 @@ fn binary_and_empty_input_is_not_ir_text() {
     assert!(as_ir_text(b"; c\n@g = global i32 0\n").is_ok());
 }
 
+/// Types nested as deep as the translator allows (512) and deeper are read, as LLVM reads
+/// them: the fuzz target `mutate_corpus` found translator output with 300 nested arrays
+/// that this check refused at its old limit of 256, although `opt-22` reads it.
+#[test]
+fn nesting_as_deep_as_the_translator_emits_is_read() {
+    for n in [257, 600, 2048] {
+        let t = format!(
+            "@g = external global {}i32{}\n",
+            "[1 x ".repeat(n),
+            "]".repeat(n)
+        );
+        assert!(as_ir_text(t.as_bytes()).is_ok(), "{n} levels");
+    }
+}
+
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
     let mut t = String::from("@g = global ");

@@ -164,7 +164,7 @@ pub(super) fn fn_key(name: Option<&str>, id: u32) -> String {
     }
 }
 
-const MAX_DEPTH: u32 = 256;
+const MAX_DEPTH: u32 = 2048;
 
 impl<'a> Parser<'a> {
     pub fn new(src: &'a str) -> Parser<'a> {
