@@ -54,7 +54,7 @@ use crate::reader::ReadError;
 /// like LLVM).
 pub fn check(text: &str) -> Result<(), ReadError> {
     // The parser recurses once per nesting level (types, constants, metadata; at most
-    // 256 levels): it runs on a stack of its own, so the caller's stack size (2 MiB on a
+    // 2048 levels): it runs on a stack of its own, so the caller's stack size (2 MiB on a
     // test thread, less elsewhere) does not matter.
     std::thread::scope(|s| {
         match std::thread::Builder::new()
