@@ -169,15 +169,16 @@ fn fast_kind(kind: K) -> bool {
     )
 }
 
-/// Whether this decoder reads an `OpSpecConstantOp` of operation `g`: one whose operands
-/// are ids and literal integers (every operation SPIR-V allows there).
+/// Whether this decoder reads an `OpSpecConstantOp` of operation `g`: one with a result
+/// type and id, whose other operands are ids and literal integers (every operation SPIR-V
+/// allows there). Others go to rspirv.
 fn spec_op_read_here(g: &Grammar<'_>) -> bool {
-    g.operands.iter().all(|o| {
-        matches!(
-            o.kind,
-            K::IdResultType | K::IdResult | K::IdRef | K::LiteralInteger
-        )
-    })
+    let kinds = |i: usize| g.operands.get(i).map(|o| o.kind);
+    kinds(0) == Some(K::IdResultType)
+        && kinds(1) == Some(K::IdResult)
+        && g.operands[2..]
+            .iter()
+            .all(|o| matches!(o.kind, K::IdRef | K::LiteralInteger))
 }
 
 /// Whether operation `g` has an optional or repeated operand, which rspirv's parser

@@ -114,12 +114,20 @@ fn spec_constant_operations_decode_by_their_grammar() {
     let mut three_indices = words.clone();
     three_indices[at] = (7 << 16) | Op::SpecConstantOp as u32;
     three_indices.insert(at + 6, 0);
+    // An operation without a result type (`OpTypeStruct`, repeated ids), which SPIR-V
+    // does not allow there: both decoders give the same error.
+    let mut no_result_type = words.clone();
+    no_result_type[at + 3] = Op::TypeStruct as u32;
     let mut variants = vec![
         ("as is".to_string(), words.clone()),
         ("no index".to_string(), no_index.clone()),
         ("three indices".to_string(), three_indices.clone()),
+        ("no result type".to_string(), no_result_type.clone()),
     ];
-    for (n, w) in [words, no_index, three_indices].iter().enumerate() {
+    for (n, w) in [words, no_index, three_indices, no_result_type]
+        .iter()
+        .enumerate()
+    {
         variants.extend(mutants(w, 0x5bec_0000 + n as u64, 200));
     }
     let mut failures = Vec::new();
