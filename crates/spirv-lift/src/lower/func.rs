@@ -443,8 +443,19 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 other => return Err(inst.err(format!("switch literal is {other:?}"))),
             };
             let label = inst.id(i + 1)?;
-            if !seen.insert(lit) {
-                return Err(inst.invalid(format!("duplicate case value {lit}")));
+            // The case is the literal's low bits, as many as the selector has: two
+            // literals equal there (high bits spirv-val refuses, 0x100 and 0 for an 8-bit
+            // selector) are one case twice, which LLVM refuses.
+            let bits = self.elem_bits(ty);
+            let value = if bits >= 64 {
+                lit
+            } else {
+                lit & ((1u64 << bits) - 1)
+            };
+            if !seen.insert(value) {
+                return Err(inst.invalid(format!(
+                    "duplicate case value {value} (literal {lit}) for the {bits}-bit selector"
+                )));
             }
             let c = self.cx.int_const(ty, lit);
             cases.push((c, self.block_of(label)?));
