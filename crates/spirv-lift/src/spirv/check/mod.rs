@@ -62,6 +62,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         convergent_op: vec![false; n],
         analyses: vec![None; n],
     };
+    let mut defined = foldhash::HashSet::default();
     for i in 0..n {
         let func: Cow<Function> = if module.bodies.is_some() && module.functions[i].has_body() {
             Cow::Owned(module.decode_function(i, words)?)
@@ -70,6 +71,9 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         };
         if func.blocks.is_empty() {
             continue;
+        }
+        if let Some(id) = func.def.result_id {
+            defined.insert(id);
         }
         // Ids used, and the facts lowering needs, in one pass over the body.
         let mut vars = Vec::new();
@@ -105,6 +109,17 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         let analyses = dominance::check_function(&func)?;
         if func.blocks.len() >= super::KEEP_ANALYSES {
             facts.analyses[i] = Some(Box::new(analyses));
+        }
+    }
+    // An entry point is a function with a body (a declaration cannot carry what makes
+    // it an entry point: LLVM refuses `declare amdgpu_kernel … !reqd_work_group_size`).
+    for inst in module.preamble.iter().filter(|i| i.op == Op::EntryPoint) {
+        let func = inst.id(1)?;
+        if !defined.contains(&func) {
+            let name = inst.string(2).unwrap_or_default();
+            return Err(inst.invalid(format!(
+                "entry point '{name}' names %{func}, not a function with a body"
+            )));
         }
     }
     limits.finish(module)?;
