@@ -241,9 +241,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
 
     /// [`emit`](Self::emit) with the MMRA tags `tags` attached (`!mmra`).
     pub fn emit_tagged(&mut self, hint: &str, ty: TypeId, kind: InstKind, tags: &TagSet) -> Value {
-        let l = self.f.new_local(hint, ty);
-        self.push_tagged(LInst::new(Some(l), kind), tags);
-        Value::Local(l)
+        self.emit_maybe_tagged(hint, ty, kind, Some(tags))
     }
 
     /// [`emit`](Self::emit), tagged when `tags` is given.
@@ -254,23 +252,21 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         kind: InstKind,
         tags: Option<&TagSet>,
     ) -> Value {
-        match tags {
-            Some(tags) => self.emit_tagged(hint, ty, kind, tags),
-            None => self.emit(hint, ty, kind),
-        }
+        let l = self.f.new_local(hint, ty);
+        self.push_tagged(LInst::new(Some(l), kind), tags);
+        Value::Local(l)
     }
 
     /// [`emit_void`](Self::emit_void), tagged when `tags` is given.
     pub fn emit_void_maybe_tagged(&mut self, kind: InstKind, tags: Option<&TagSet>) {
-        match tags {
-            Some(tags) => self.emit_void_tagged(kind, tags),
-            None => self.emit_void(kind),
-        }
+        self.push_tagged(LInst::new(None, kind), tags);
     }
 
-    /// Appends `inst` with the MMRA tags `tags` attached.
-    fn push_tagged(&mut self, mut inst: LInst, tags: &TagSet) {
-        inst.mmra = self.cx.mmra_node(tags);
+    /// Appends `inst` with the MMRA tags `tags` attached, when given.
+    fn push_tagged(&mut self, mut inst: LInst, tags: Option<&TagSet>) {
+        if let Some(tags) = tags {
+            inst.mmra = self.cx.mmra_node(tags);
+        }
         self.push(inst);
     }
 
@@ -291,7 +287,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
 
     /// [`emit_void`](Self::emit_void) with the MMRA tags `tags` attached.
     pub fn emit_void_tagged(&mut self, kind: InstKind, tags: &TagSet) {
-        self.push_tagged(LInst::new(None, kind), tags);
+        self.push_tagged(LInst::new(None, kind), Some(tags));
     }
 
     /// Appends an instruction for a SPIR-V result and defines the result as its value.
