@@ -127,8 +127,8 @@ impl FnCtx<'_, '_> {
             SpvTy::Void => MTy::Void,
             SpvTy::Bool => MTy::Bool,
             SpvTy::Int { width, signed } => int_mty(width, signed || signed_default),
-            SpvTy::Float { width: 16 } => MTy::Half,
-            SpvTy::Float { width: 64 } => MTy::Double,
+            SpvTy::Float { width: 16, .. } => MTy::Half,
+            SpvTy::Float { width: 64, .. } => MTy::Double,
             SpvTy::Float { .. } => MTy::Float,
             SpvTy::Vector { elem, n } => MTy::Vector(n, Box::new(self.mty(elem)?)),
             SpvTy::Pointer { sc, pointee } => {
@@ -180,7 +180,7 @@ impl FnCtx<'_, '_> {
         Ok(match self.cx.spv_ty(ty)? {
             SpvTy::Void => "void".into(),
             SpvTy::Int { width, signed } => format!("{}int{width}", if *signed { "" } else { "u" }),
-            SpvTy::Float { width } => format!("float{width}"),
+            SpvTy::Float { width, .. } => format!("float{width}"),
             _ => "other".into(),
         })
     }
@@ -266,8 +266,8 @@ impl FnCtx<'_, '_> {
             SpvTy::Int { width: 16, signed } => if signed { "short" } else { "ushort" }.into(),
             SpvTy::Int { width: 64, signed } => if signed { "long" } else { "ulong" }.into(),
             SpvTy::Int { signed, .. } => if signed { "int" } else { "uint" }.into(),
-            SpvTy::Float { width: 16 } => "half".into(),
-            SpvTy::Float { width: 64 } => "double".into(),
+            SpvTy::Float { width: 16, .. } => "half".into(),
+            SpvTy::Float { width: 64, .. } => "double".into(),
             SpvTy::Float { .. } => "float".into(),
             SpvTy::Bool => "bool".into(),
             _ => format!("T{t}"),

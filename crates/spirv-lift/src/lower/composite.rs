@@ -44,7 +44,8 @@ impl FnCtx<'_, '_> {
         }
         let (fm, tm) = match (self.cx.spv_ty(from)?.clone(), self.cx.spv_ty(to)?.clone()) {
             (super::SpvTy::Struct { members: a }, super::SpvTy::Struct { members: b }) => (a, b),
-            (super::SpvTy::Array { elem: a, len }, super::SpvTy::Array { elem: b, .. }) => {
+            (super::SpvTy::Array { elem: a, .. }, super::SpvTy::Array { elem: b, .. }) => {
+                let len = self.cx.array_len(from)?;
                 (vec![a; len as usize], vec![b; len as usize])
             }
             _ => {

@@ -106,7 +106,7 @@ impl Ctx<'_> {
     pub fn composite_len(&self, ty: u32) -> Result<u64, Error> {
         Ok(match self.spv_ty(ty)? {
             SpvTy::Vector { n, .. } | SpvTy::Matrix { n, .. } => u64::from(*n),
-            SpvTy::Array { len, .. } => *len,
+            SpvTy::Array { .. } => self.array_len(ty)?,
             SpvTy::Struct { members } => members.len() as u64,
             _ => 0,
         })

@@ -177,7 +177,7 @@ impl Ctx<'_> {
     /// layout).
     fn plain_size(&self, ty: u32) -> Option<u64> {
         match self.spv_ty(ty).ok()? {
-            SpvTy::Int { width, .. } | SpvTy::Float { width } => Some(u64::from(*width / 8)),
+            SpvTy::Int { width, .. } | SpvTy::Float { width, .. } => Some(u64::from(*width / 8)),
             SpvTy::Pointer { .. } => {
                 Some(if self.addressing == ::spirv::AddressingModel::Physical32 {
                     4
@@ -185,7 +185,9 @@ impl Ctx<'_> {
                     8
                 })
             }
-            SpvTy::Array { elem, len } => self.plain_size(*elem)?.checked_mul(*len),
+            SpvTy::Array { elem, .. } => self
+                .plain_size(*elem)?
+                .checked_mul(self.array_len(ty).ok()?),
             _ => None,
         }
     }
@@ -231,7 +233,10 @@ impl Ctx<'_> {
                 }))
             }
             SpvTy::Matrix { col, n } => self.matrix_shape(ty, col, n, mctx),
-            SpvTy::Array { elem, len } => self.array_shape(ty, elem, len, mctx),
+            SpvTy::Array { elem, .. } => {
+                let len = self.array_len(ty)?;
+                self.array_shape(ty, elem, len, mctx)
+            }
             SpvTy::RuntimeArray { elem } => self.array_shape(ty, elem, 0, mctx),
             SpvTy::Struct { members } => match self.layouts.laid.get(&ty) {
                 Some(s) => Ok(*s),

@@ -560,9 +560,18 @@ impl<'a> Ctx<'a> {
         Ok(self.type_info(id)?.llvm)
     }
 
-    /// The SPIR-V type structure for a type id.
-    pub fn spv_ty(&self, id: u32) -> Result<&SpvTy, Error> {
-        Ok(&self.type_info(id)?.spv)
+    /// The SPIR-V type structure for a type id (lowered already).
+    pub fn spv_ty(&self, id: u32) -> Result<&'a SpvTy, Error> {
+        self.type_info(id)?;
+        let spv = self.spv;
+        spv.types
+            .get(id)
+            .ok_or_else(|| Error::new(ErrorKind::InvalidModule(format!("%{id} is not a type"))))
+    }
+
+    /// The length of array type `id`, with the specialization constants set.
+    pub fn array_len(&self, id: u32) -> Result<u64, Error> {
+        Ok(self.type_info(id)?.len)
     }
 
     /// A module-level value (constant, global, function address).

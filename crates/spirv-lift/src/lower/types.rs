@@ -11,51 +11,19 @@ use super::Ctx;
 use crate::Target;
 use crate::error::Error;
 use crate::llvm::{Type, TypeId};
-use crate::spirv::{Inst, Op, Operand};
+use crate::spirv::{Inst, Op};
 use ::spirv::StorageClass;
 
-/// The structure of a SPIR-V type, kept for semantics the LLVM type does not carry.
-/// Fields are the `OpType…` operands under their SPIR-V names (ids of other types).
-#[derive(Clone, Debug, PartialEq)]
-#[allow(missing_docs)]
-pub enum SpvTy {
-    /// `OpTypeVoid`.
-    Void,
-    /// `OpTypeBool`.
-    Bool,
-    /// `OpTypeInt`.
-    Int { width: u32, signed: bool },
-    /// `OpTypeFloat`.
-    Float { width: u32 },
-    /// `OpTypeVector`.
-    Vector { elem: u32, n: u32 },
-    /// `OpTypeMatrix` (column type, column count).
-    Matrix { col: u32, n: u32 },
-    /// `OpTypeArray`.
-    Array { elem: u32, len: u64 },
-    /// `OpTypeRuntimeArray`.
-    RuntimeArray { elem: u32 },
-    /// `OpTypeStruct`.
-    Struct { members: Vec<u32> },
-    /// `OpTypePointer` (or a forward-declared pointer).
-    Pointer { sc: StorageClass, pointee: u32 },
-    /// `OpTypeFunction`.
-    Function { ret: u32, params: Vec<u32> },
-    /// `OpTypeImage`.
-    Image { sampled: u32, params: Vec<u32> },
-    /// `OpTypeSampledImage`.
-    SampledImage { image: u32 },
-    /// Other opaque types (sampler, event, …), by target type name.
-    Opaque(&'static str),
-}
+pub use crate::spirv::SpvTy;
 
-/// A lowered type.
-#[derive(Clone, Debug)]
+/// A lowered type: what the lowering adds to the module's declaration of it
+/// ([`crate::spirv::Types`] holds its structure).
+#[derive(Clone, Copy, Debug)]
 pub struct TypeInfo {
-    /// SPIR-V structure.
-    pub spv: SpvTy,
     /// LLVM type.
     pub llvm: TypeId,
+    /// An array's length, with the specialization constants set (0 for other types).
+    pub len: u64,
 }
 
 /// Lowered types by SPIR-V id. Few ids are types, so the per-id table holds 4-byte
@@ -254,17 +222,8 @@ pub fn sync_as_name(t: &crate::mmra::Tag, triple: &str) -> Option<&'static str> 
 }
 
 impl Ctx<'_> {
-    fn set_type(&mut self, inst: &Inst, spv: SpvTy, llvm: TypeId) -> Result<(), Error> {
-        let id = inst.rid()?;
-        if !self.types.set(id, TypeInfo { spv, llvm }) {
-            return Err(inst.err("id out of bound"));
-        }
-        Ok(())
-    }
-
-    /// The constant integer operand `i` (an array length), as u64.
-    fn length_operand(&mut self, inst: &Inst, i: usize) -> Result<u64, Error> {
-        let id = inst.id(i)?;
+    /// The value of the constant `id` giving an array's length.
+    fn array_length(&mut self, inst: &Inst, id: u32) -> Result<u64, Error> {
         if self.follows_spec_default(id) {
             self.warn(
                 inst,
@@ -296,30 +255,43 @@ impl Ctx<'_> {
         Ok(len)
     }
 
-    /// Lowers one `OpType…` instruction.
+    /// Lowers one `OpType…` instruction: gives the module's declaration of the type
+    /// ([`crate::spirv::Types`]) its LLVM type.
     pub(crate) fn lower_type(&mut self, inst: &Inst) -> Result<(), Error> {
-        let (spv, llvm) = match inst.op {
-            Op::TypeVoid => (SpvTy::Void, self.m.ty(Type::Void)),
-            Op::TypeBool => (SpvTy::Bool, self.m.ty(Type::Int(1))),
-            Op::TypeInt => {
-                let width = inst.lit(0)?;
+        match inst.op {
+            Op::TypeForwardPointer => return self.forward_pointer(inst),
+            Op::TypeImage
+            | Op::TypeSampledImage
+            | Op::TypeSampler
+            | Op::TypeEvent
+            | Op::TypeDeviceEvent
+            | Op::TypeReserveId
+            | Op::TypeQueue
+                if matches!(self.opts.target, Target::Amdgcn | Target::Host) =>
+            {
+                return Err(opaque_type_error(inst, self.opts.target));
+            }
+            _ => {}
+        }
+        let spv = self.spv;
+        let Some(decl) = spv.types.of(inst) else {
+            return Err(inst.unsupported());
+        };
+        let decl = decl?;
+        let mut len = 0;
+        let llvm = match decl {
+            SpvTy::Void => self.m.ty(Type::Void),
+            SpvTy::Bool => self.m.ty(Type::Int(1)),
+            &SpvTy::Int { width, .. } => {
                 if !matches!(width, 8 | 16 | 32 | 64) {
                     return Err(
                         inst.unsupported_form(format!("{width}-bit integers are not supported"))
                     );
                 }
-                (
-                    SpvTy::Int {
-                        width,
-                        signed: inst.lit(1)? != 0,
-                    },
-                    self.m.ty(Type::Int(width)),
-                )
+                self.m.ty(Type::Int(width))
             }
-            Op::TypeFloat => {
-                let width = inst.lit(0)?;
-                let bf16 = matches!(inst.operands.get(1), Some(Operand::FPEncoding(_)));
-                let t = match (width, bf16) {
+            &SpvTy::Float { width, encoded } => {
+                let t = match (width, encoded) {
                     (16, false) => Type::Half,
                     (16, true) => Type::BFloat,
                     (32, false) => Type::Float,
@@ -330,36 +302,26 @@ impl Ctx<'_> {
                         )));
                     }
                 };
-                (SpvTy::Float { width }, self.m.ty(t))
+                self.m.ty(t)
             }
-            Op::TypeVector => {
-                let elem = inst.id(0)?;
-                let n = inst.lit(1)?;
+            &SpvTy::Vector { elem, n } => {
                 let e = self.llty(elem)?;
-                (SpvTy::Vector { elem, n }, self.m.ty(Type::Vector(n, e)))
+                self.m.ty(Type::Vector(n, e))
             }
-            Op::TypeMatrix => {
-                let col = inst.id(0)?;
-                let n = inst.lit(1)?;
+            &SpvTy::Matrix { col, n } => {
                 let c = self.llty(col)?;
-                (
-                    SpvTy::Matrix { col, n },
-                    self.m.ty(Type::Array(u64::from(n), c)),
-                )
+                self.m.ty(Type::Array(u64::from(n), c))
             }
-            Op::TypeArray => {
-                let elem = inst.id(0)?;
-                let len = self.length_operand(inst, 1)?;
+            &SpvTy::Array { elem, length } => {
+                len = self.array_length(inst, length)?;
                 let e = self.llty(elem)?;
-                (SpvTy::Array { elem, len }, self.m.ty(Type::Array(len, e)))
+                self.m.ty(Type::Array(len, e))
             }
-            Op::TypeRuntimeArray => {
-                let elem = inst.id(0)?;
+            &SpvTy::RuntimeArray { elem } => {
                 let e = self.llty(elem)?;
-                (SpvTy::RuntimeArray { elem }, self.m.ty(Type::Array(0, e)))
+                self.m.ty(Type::Array(0, e))
             }
-            Op::TypeStruct => {
-                let members = inst.ids_from(0)?;
+            SpvTy::Struct { members } => {
                 let fields = members
                     .iter()
                     .map(|m| self.llty(*m))
@@ -372,120 +334,59 @@ impl Ctx<'_> {
                     .unwrap_or_else(|| format!("_{id}"));
                 let t = self.m.new_struct(&hint);
                 self.m.set_struct_body(t, fields);
-                (SpvTy::Struct { members }, t)
+                t
             }
-            Op::TypePointer => {
-                let sc = inst.storage_class(0)?;
-                let pointee = inst.id(1)?;
+            &SpvTy::Pointer { sc, .. } => {
                 let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
-                (SpvTy::Pointer { sc, pointee }, self.m.ty(Type::Ptr(a)))
+                self.m.ty(Type::Ptr(a))
             }
-            Op::TypeUntypedPointerKHR => return Err(inst.unsupported()),
-            Op::TypeForwardPointer => {
-                // Declare the pointer now (structs may use it before its OpTypePointer);
-                // with opaque pointers only the address space matters.
-                let id = inst.id(0)?;
-                let sc = inst.storage_class(1)?;
-                let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
-                let llvm = self.m.ty(Type::Ptr(a));
-                if self.types.get(id).is_none() {
-                    let info = TypeInfo {
-                        spv: SpvTy::Pointer { sc, pointee: id },
-                        llvm,
-                    };
-                    if !self.types.set(id, info) {
-                        return Err(inst.err("id out of bound"));
-                    }
-                }
-                return Ok(());
+            // Function types are only needed structurally; no LLVM type is printed for them.
+            SpvTy::Function { .. } => self.m.ty(Type::Void),
+            SpvTy::Image { sampled, params } => {
+                let sampled = self.llty(*sampled)?;
+                self.m.ty(Type::Target(
+                    "spirv.Image".into(),
+                    vec![sampled],
+                    params.clone(),
+                ))
             }
-            Op::TypeFunction => {
-                let ret = inst.id(0)?;
-                let params = inst.ids_from(1)?;
-                // Function types are only needed structurally; no LLVM type is printed for them.
-                (SpvTy::Function { ret, params }, self.m.ty(Type::Void))
-            }
-            Op::TypeImage
-            | Op::TypeSampledImage
-            | Op::TypeSampler
-            | Op::TypeEvent
-            | Op::TypeDeviceEvent
-            | Op::TypeReserveId
-            | Op::TypeQueue
-                if matches!(self.opts.target, Target::Amdgcn | Target::Host) =>
-            {
-                return Err(opaque_type_error(inst, self.opts.target));
-            }
-            Op::TypeImage => self.image_type(inst)?,
-            Op::TypeSampledImage => {
-                let image = inst.id(0)?;
+            &SpvTy::SampledImage { image } => {
                 let (tys, ints) = match self.m.type_of_id(self.llty(image)?) {
                     Type::Target(_, t, i) => (t.clone(), i.clone()),
                     _ => return Err(inst.err("OpTypeSampledImage of a non-image type")),
                 };
-                (
-                    SpvTy::SampledImage { image },
-                    self.m
-                        .ty(Type::Target("spirv.SampledImage".into(), tys, ints)),
-                )
+                self.m
+                    .ty(Type::Target("spirv.SampledImage".into(), tys, ints))
             }
-            Op::TypeSampler => self.opaque("spirv.Sampler"),
-            Op::TypeEvent => self.opaque("spirv.Event"),
-            Op::TypeDeviceEvent => self.opaque("spirv.DeviceEvent"),
-            Op::TypeReserveId => self.opaque("spirv.ReserveId"),
-            Op::TypeQueue => self.opaque("spirv.Queue"),
-            _ => return Err(inst.unsupported()),
+            SpvTy::Opaque(name) => self
+                .m
+                .ty(Type::Target((*name).into(), Vec::new(), Vec::new())),
         };
-        let laid_out = matches!(
-            spv,
+        let id = inst.rid()?;
+        if !self.types.set(id, TypeInfo { llvm, len }) {
+            return Err(inst.err("id out of bound"));
+        }
+        if matches!(
+            decl,
             SpvTy::Struct { .. } | SpvTy::Array { .. } | SpvTy::RuntimeArray { .. }
-        );
-        self.set_type(inst, spv, llvm)?;
-        if laid_out {
-            self.compute_layout(inst.rid()?)
+        ) {
+            self.compute_layout(id)
                 .map_err(|e| e.or_at(&inst.location()))?;
         }
         Ok(())
     }
 
-    fn opaque(&mut self, name: &'static str) -> (SpvTy, TypeId) {
-        (
-            SpvTy::Opaque(name),
-            self.m.ty(Type::Target(name.into(), Vec::new(), Vec::new())),
-        )
-    }
-
-    /// `target("spirv.Image", SampledType, Dim, Depth, Arrayed, MS, Sampled, Format[, Access])`.
-    fn image_type(&mut self, inst: &Inst) -> Result<(SpvTy, TypeId), Error> {
-        let sampled = inst.id(0)?;
-        let sampled_ll = self.llty(sampled)?;
-        let mut ints = Vec::with_capacity(7);
-        for (i, op) in inst.operands.iter().enumerate().skip(1) {
-            let v = match op {
-                Operand::Dim(d) => *d as u32,
-                Operand::LiteralBit32(v) => *v,
-                Operand::ImageFormat(f) => *f as u32,
-                Operand::AccessQualifier(a) => *a as u32,
-                other => {
-                    return Err(inst.err(format!(
-                        "operand {i} is {other:?}, unexpected in OpTypeImage"
-                    )));
-                }
-            };
-            ints.push(v);
+    /// `OpTypeForwardPointer`: declares the pointer now (structs may use it before its
+    /// `OpTypePointer`); with opaque pointers only the address space matters.
+    fn forward_pointer(&mut self, inst: &Inst) -> Result<(), Error> {
+        let id = inst.id(0)?;
+        let sc = inst.storage_class(1)?;
+        let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
+        let llvm = self.m.ty(Type::Ptr(a));
+        if self.types.get(id).is_none() && !self.types.set(id, TypeInfo { llvm, len: 0 }) {
+            return Err(inst.err("id out of bound"));
         }
-        let t = self.m.ty(Type::Target(
-            "spirv.Image".into(),
-            vec![sampled_ll],
-            ints.clone(),
-        ));
-        Ok((
-            SpvTy::Image {
-                sampled,
-                params: ints,
-            },
-            t,
-        ))
+        Ok(())
     }
 
     /// The scalar SPIR-V type id of a scalar or vector type.
@@ -499,7 +400,7 @@ impl Ctx<'_> {
     /// Width in bits of a scalar or vector element type.
     pub fn scalar_width(&self, ty: u32) -> Result<u32, Error> {
         Ok(match self.spv_ty(self.scalar_of(ty)?)? {
-            SpvTy::Int { width, .. } | SpvTy::Float { width } => *width,
+            SpvTy::Int { width, .. } | SpvTy::Float { width, .. } => *width,
             SpvTy::Bool => 1,
             _ => 0,
         })

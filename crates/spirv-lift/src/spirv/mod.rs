@@ -17,12 +17,15 @@ mod facts;
 pub(crate) mod ids;
 mod inst;
 pub(crate) mod opclass;
+mod types;
 
 pub use check::limits;
 pub use facts::ExtSet;
 pub(crate) use facts::{Facts, KEEP_ANALYSES, ModuleFacts};
 pub(crate) use ids::IdTable;
 pub use inst::{Inst, Operand};
+pub use types::SpvTy;
+pub(crate) use types::Types;
 
 use crate::error::{Error, ErrorKind, Location};
 pub use spirv::Op;
@@ -147,6 +150,8 @@ pub struct Module {
     pub(crate) facts: Facts,
     /// Read from the preamble at load.
     pub(crate) module_facts: ModuleFacts,
+    /// The type declarations, read at load.
+    pub(crate) types: Types,
     /// Set by a streaming load, whose function bodies are decoded again on demand.
     pub(crate) bodies: Option<Bodies>,
 }
@@ -234,6 +239,7 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     structure?;
     let mut module = sections.finish()?;
     module.module_facts = ModuleFacts::read(&module.preamble);
+    module.types = Types::read(header, &module.globals);
     let sets: Vec<u32> = module.module_facts.ext_sets_of(ExtSet::OpenCl).collect();
     if streaming {
         module.bodies = Some(Bodies {
@@ -632,6 +638,7 @@ impl Sections {
                 },
                 facts: Facts::default(),
                 module_facts: ModuleFacts::default(),
+                types: Types::empty(),
                 bodies: None,
             },
             func: None,

@@ -6,6 +6,7 @@
 mod decode;
 mod spec;
 mod stream;
+mod types;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -194,8 +194,8 @@ impl FnCtx<'_, '_> {
     fn ret_name(&self, t: u32) -> Result<String, Error> {
         Ok(match self.cx.spv_ty(t)?.clone() {
             SpvTy::Vector { elem, n } => format!("{}{n}", self.ret_name(elem)?),
-            SpvTy::Float { width: 16 } => "half".into(),
-            SpvTy::Float { width: 64 } => "double".into(),
+            SpvTy::Float { width: 16, .. } => "half".into(),
+            SpvTy::Float { width: 64, .. } => "double".into(),
             SpvTy::Float { .. } => "float".into(),
             SpvTy::Int { width: 8, .. } => "char".into(),
             SpvTy::Int { width: 16, .. } => "short".into(),

@@ -7,11 +7,11 @@
 //! SPIR-V specification's (the fuzzer found every one of them missing; see
 //! `tests/malformed/fuzz-artifact-*.spv`).
 
-use foldhash::{HashMap, HashMapExt, HashSet};
+use foldhash::{HashMap, HashMapExt};
 
 use crate::error::Error;
 use crate::spirv::check::header_insts;
-use crate::spirv::{Function, Inst, Module, Op};
+use crate::spirv::{Function, Inst, Module, Op, SpvTy, Types};
 
 /// The shape of a value type, as far as conversions care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +20,6 @@ enum Scalar {
     Int(u32),
     Float(u32),
     Pointer(::spirv::StorageClass),
-    Other,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +34,7 @@ impl Shape {
         let w = match self.scalar {
             Scalar::Int(w) | Scalar::Float(w) => w,
             Scalar::Pointer(_) => ptr_bits,
-            Scalar::Bool | Scalar::Other => return None,
+            Scalar::Bool => return None,
         };
         w.checked_mul(self.lanes.unwrap_or(1))
     }
@@ -58,110 +57,26 @@ impl TypeOf {
     }
 }
 
-/// Value types of the module: the result type of every id, and the shape of scalar,
-/// vector and pointer types.
-struct ValueTypes {
+/// Value types of the module: the result type of every id, read with the module's type
+/// declarations ([`Types`]).
+struct ValueTypes<'m> {
     type_of: TypeOf,
-    pointee: HashMap<u32, u32>,
-    shape: HashMap<u32, Shape>,
-    /// Constituent types of composites: vectors, matrices and arrays repeat one type.
-    members: HashMap<u32, Members>,
-    /// Function types: return type and parameter types.
-    functions: HashMap<u32, (u32, Vec<u32>)>,
+    types: &'m Types,
     /// Each function's function type.
     function_type: HashMap<u32, u32>,
-    /// Image and sampled-image types.
-    images: HashSet<u32>,
 }
 
-enum Members {
-    Repeat(u32),
-    List(Vec<u32>),
-}
-
-impl ValueTypes {
-    fn new(module: &Module) -> ValueTypes {
+impl<'m> ValueTypes<'m> {
+    fn new(module: &'m Module) -> ValueTypes<'m> {
         let mut t = ValueTypes {
             type_of: TypeOf::default(),
-            pointee: HashMap::new(),
-            shape: HashMap::new(),
-            members: HashMap::new(),
-            functions: HashMap::new(),
+            types: &module.types,
             function_type: module
                 .functions
                 .iter()
                 .filter_map(|f| Some((f.def.result_id?, f.def.id(1).ok()?)))
                 .collect(),
-            images: module
-                .globals
-                .iter()
-                .filter(|i| matches!(i.op, Op::TypeImage | Op::TypeSampledImage))
-                .filter_map(|i| i.result_id)
-                .collect(),
         };
-        for inst in &module.globals {
-            if let Some(id) = inst.result_id {
-                let ids = || inst.ids_from(0).unwrap_or_default();
-                match inst.op {
-                    Op::TypeVector | Op::TypeMatrix | Op::TypeArray | Op::TypeRuntimeArray => {
-                        if let Ok(e) = inst.id(0) {
-                            t.members.insert(id, Members::Repeat(e));
-                        }
-                    }
-                    Op::TypeStruct => {
-                        t.members.insert(id, Members::List(ids()));
-                    }
-                    Op::TypeFunction => {
-                        if let Some((ret, params)) = ids().split_first() {
-                            t.functions.insert(id, (*ret, params.to_vec()));
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            let Some(id) = inst.result_id.or_else(|| {
-                (inst.op == Op::TypeForwardPointer)
-                    .then(|| inst.id(0).ok())
-                    .flatten()
-            }) else {
-                continue;
-            };
-            let scalar = match inst.op {
-                Op::TypeBool => Scalar::Bool,
-                Op::TypeInt => inst.lit(0).map_or(Scalar::Other, Scalar::Int),
-                Op::TypeFloat => inst.lit(0).map_or(Scalar::Other, Scalar::Float),
-                Op::TypePointer | Op::TypeForwardPointer => {
-                    let sc = inst.storage_class(if inst.op == Op::TypePointer { 0 } else { 1 });
-                    if inst.op == Op::TypePointer
-                        && let Ok(p) = inst.id(1)
-                    {
-                        t.pointee.insert(id, p);
-                    }
-                    sc.map_or(Scalar::Other, Scalar::Pointer)
-                }
-                Op::TypeVector => {
-                    let elem = inst.id(0).ok().and_then(|e| t.shape.get(&e).copied());
-                    if let (Some(e), Ok(n)) = (elem, inst.lit(1)) {
-                        t.shape.insert(
-                            id,
-                            Shape {
-                                scalar: e.scalar,
-                                lanes: Some(n),
-                            },
-                        );
-                    }
-                    continue;
-                }
-                _ => continue,
-            };
-            t.shape.insert(
-                id,
-                Shape {
-                    scalar,
-                    lanes: None,
-                },
-            );
-        }
         for inst in header_insts(module) {
             if let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) {
                 t.type_of.module.insert(id, ty);
@@ -170,12 +85,68 @@ impl ValueTypes {
         t
     }
 
+    /// The shape of type `ty`: for scalars, pointers and vectors of them (a vector's
+    /// component type declared before it), `None` for other types.
+    fn shape(&self, ty: u32) -> Option<Shape> {
+        let scalar = |scalar| {
+            Some(Shape {
+                scalar,
+                lanes: None,
+            })
+        };
+        match self.types.get(ty)? {
+            SpvTy::Bool => scalar(Scalar::Bool),
+            SpvTy::Int { width, .. } => scalar(Scalar::Int(*width)),
+            SpvTy::Float { width, .. } => scalar(Scalar::Float(*width)),
+            SpvTy::Pointer { sc, .. } => scalar(Scalar::Pointer(*sc)),
+            SpvTy::Vector { elem, n } if self.types.declared_before(*elem, ty) => Some(Shape {
+                scalar: self.shape(*elem)?.scalar,
+                lanes: Some(*n),
+            }),
+            _ => None,
+        }
+    }
+
     /// The shape of a value's type.
     fn value_shape(&self, id: u32) -> Option<Shape> {
-        self.type_of
-            .get(&id)
-            .and_then(|t| self.shape.get(t))
-            .copied()
+        self.type_of.get(&id).and_then(|t| self.shape(*t))
+    }
+
+    /// The type a pointer type points to.
+    fn pointee(&self, ty: u32) -> Option<u32> {
+        match self.types.get(ty)? {
+            SpvTy::Pointer { pointee, .. } => Some(*pointee),
+            _ => None,
+        }
+    }
+
+    /// The type of constituent `i` of composite type `ty` (vectors, matrices and arrays
+    /// repeat one type).
+    fn member(&self, ty: u32, i: usize) -> Option<u32> {
+        match self.types.get(ty)? {
+            SpvTy::Vector { elem, .. }
+            | SpvTy::Array { elem, .. }
+            | SpvTy::RuntimeArray { elem }
+            | SpvTy::Matrix { col: elem, .. } => Some(*elem),
+            SpvTy::Struct { members } => members.get(i).copied(),
+            _ => None,
+        }
+    }
+
+    /// A function type's return and parameter types.
+    fn function(&self, ty: u32) -> Option<(u32, &[u32])> {
+        match self.types.get(ty)? {
+            SpvTy::Function { ret, params } => Some((*ret, params)),
+            _ => None,
+        }
+    }
+
+    /// Whether `ty` is an image or sampled-image type.
+    fn is_image(&self, ty: u32) -> bool {
+        matches!(
+            self.types.get(ty),
+            Some(SpvTy::Image { .. } | SpvTy::SampledImage { .. })
+        )
     }
 }
 
@@ -184,14 +155,14 @@ impl ValueTypes {
 /// and a conversion between the wrong kinds of types would become a cast LLVM rejects.
 /// Also checks alignments. [`ValueChecker::new`] checks the module-level instructions,
 /// [`ValueChecker::function`] one function body.
-pub(super) struct ValueChecker {
-    t: ValueTypes,
+pub(super) struct ValueChecker<'m> {
+    t: ValueTypes<'m>,
     ext_sets: HashMap<u32, (&'static str, ExtTable)>,
     ptr_bits: u32,
 }
 
-impl ValueChecker {
-    pub(super) fn new(module: &Module) -> Result<Self, Error> {
+impl<'m> ValueChecker<'m> {
+    pub(super) fn new(module: &'m Module) -> Result<Self, Error> {
         let t = ValueTypes::new(module);
         let ext_sets = ext_sets(module);
         let ptr_bits = match module.memory_model_inst().and_then(|m| m.operands.first()) {
@@ -288,7 +259,7 @@ fn is_numeric(s: Option<Shape>) -> bool {
 /// type); the matrix operand of `OpVectorTimesMatrix` and `OpMatrixTimesVector` excepted.
 fn check_numeric_result(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     if let Some(r) = inst.result_type
-        && !is_numeric(t.shape.get(&r).copied())
+        && !is_numeric(t.shape(r))
     {
         return Err(inst.invalid(format!(
             "result type %{r} is not a scalar or vector of numbers or booleans"
@@ -300,7 +271,7 @@ fn check_numeric_result(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     for o in &inst.operands {
         if let crate::spirv::Operand::IdRef(v) = o
             && let Some(&vt) = t.type_of.get(v)
-            && !is_numeric(t.shape.get(&vt).copied())
+            && !is_numeric(t.shape(vt))
         {
             return Err(inst.invalid(format!(
                 "operand %{v} of type %{vt} is not a scalar or vector of numbers or booleans"
@@ -326,7 +297,7 @@ fn takes_image(op: Op) -> bool {
 fn check_image_operand(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     let v = inst.id(0)?;
     match t.type_of.get(&v) {
-        Some(vt) if !t.images.contains(vt) => Err(inst.invalid(format!(
+        Some(vt) if !t.is_image(*vt) => Err(inst.invalid(format!(
             "operand %{v} of type %{vt} is not an image or a sampled image"
         ))),
         _ => Ok(()),
@@ -380,10 +351,10 @@ fn check_copy_memory(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 /// A function's result and parameter types are its function type's.
 fn check_signature(t: &ValueTypes, f: &crate::spirv::Function) -> Result<(), Error> {
     let fty = f.def.id(1)?;
-    let Some((ret, params)) = t.functions.get(&fty) else {
+    let Some((ret, params)) = t.function(fty) else {
         return Err(f.def.invalid(format!("%{fty} is not a function type")));
     };
-    if f.def.result_type != Some(*ret) {
+    if f.def.result_type != Some(ret) {
         return Err(f.def.invalid(format!(
             "result type is not the return type %{ret} of function type %{fty}"
         )));
@@ -412,12 +383,12 @@ fn check_call(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     let Some((ret, params)) = t
         .function_type
         .get(&callee)
-        .and_then(|fty| t.functions.get(fty))
+        .and_then(|fty| t.function(*fty))
     else {
         return Ok(()); // not a function: lowering reports it
     };
     let args = inst.ids_from(1)?;
-    if inst.result_type != Some(*ret) || args.len() != params.len() {
+    if inst.result_type != Some(ret) || args.len() != params.len() {
         return Err(inst.invalid(format!("call does not match the signature of %{callee}")));
     }
     for (a, want) in args.iter().zip(params) {
@@ -436,11 +407,7 @@ fn check_call(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 fn check_constituents(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     let rty = inst.rty()?;
     let parts = inst.ids_from(0)?;
-    let want = |i: usize| match t.members.get(&rty) {
-        Some(Members::Repeat(e)) => Some(*e),
-        Some(Members::List(m)) => m.get(i).copied(),
-        None => None,
-    };
+    let want = |i: usize| t.member(rty, i);
     for (i, p) in parts.iter().enumerate() {
         if let (Some(pt), Some(w)) = (t.type_of.get(p).copied(), want(i))
             && pt != w
@@ -496,7 +463,7 @@ fn check_ext_inst(
     if name == "GLSL.std.450"
         && !matches!(number, 34 | 36 | 52)
         && let Some(r) = inst.result_type
-        && !is_numeric(t.shape.get(&r).copied())
+        && !is_numeric(t.shape(r))
     {
         return Err(inst.invalid(format!(
             "{name} {} cannot return type %{r}: not a scalar or vector",
@@ -533,7 +500,7 @@ fn check_glsl_kinds(t: &ValueTypes, inst: &Inst, opname: &str) -> Result<(), Err
     }
     let int = INT.contains(&opname);
     let kind_ok = |ty: u32| {
-        t.shape.get(&ty).is_none_or(|s| {
+        t.shape(ty).is_none_or(|s| {
             if int {
                 matches!(s.scalar, Scalar::Int(_))
             } else {
@@ -585,7 +552,7 @@ fn check_atomic(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     };
     let ops = AtomicOperands::read(inst, kind)?;
     let ptr = ops.pointer;
-    let Some(pointee) = t.type_of.get(&ptr).and_then(|p| t.pointee.get(p)).copied() else {
+    let Some(pointee) = t.type_of.get(&ptr).and_then(|p| t.pointee(*p)) else {
         return Ok(());
     };
     let kind_ok = |s: Scalar| match kind {
@@ -596,8 +563,7 @@ fn check_atomic(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
         _ => matches!(s, Scalar::Int(_)),
     };
     if !t
-        .shape
-        .get(&pointee)
+        .shape(pointee)
         .is_some_and(|s| s.lanes.is_none() && kind_ok(s.scalar))
     {
         return Err(inst.invalid(format!(
@@ -649,10 +615,7 @@ fn check_alignment(inst: &Inst) -> Result<(), Error> {
 /// `[15 x i8]` variable).
 fn check_initializer(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     // And its Storage Class operand is its pointer type's.
-    let declared = inst
-        .result_type
-        .and_then(|p| t.shape.get(&p))
-        .map(|s| s.scalar);
+    let declared = inst.result_type.and_then(|p| t.shape(p)).map(|s| s.scalar);
     if let (Some(Scalar::Pointer(sc)), Ok(operand)) = (declared, inst.storage_class(0))
         && sc != operand
     {
@@ -663,7 +626,7 @@ fn check_initializer(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     let Some(crate::spirv::Operand::IdRef(init)) = inst.operands.get(1) else {
         return Ok(());
     };
-    let pointee = inst.result_type.and_then(|p| t.pointee.get(&p)).copied();
+    let pointee = inst.result_type.and_then(|p| t.pointee(p));
     if let (Some(i), Some(p)) = (t.type_of.get(init).copied(), pointee)
         && i != p
     {
@@ -684,7 +647,7 @@ fn check_memory_access(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
             "object's type",
         ),
     };
-    let pointee = t.type_of.get(&ptr).and_then(|p| t.pointee.get(p)).copied();
+    let pointee = t.type_of.get(&ptr).and_then(|p| t.pointee(*p));
     if let (Some(v), Some(p)) = (value_ty, pointee)
         && v != p
     {
@@ -703,7 +666,7 @@ fn check_conversion(t: &ValueTypes, inst: &Inst, ptr_bits: u32) -> Result<(), Er
     }
     let from = inst.id(0)?;
     let o = t.value_shape(from);
-    let r = inst.result_type.and_then(|ty| t.shape.get(&ty).copied());
+    let r = inst.result_type.and_then(|ty| t.shape(ty));
     if let (Some(o), Some(r)) = (o, r)
         && conversion_ok(inst.op, o, r, ptr_bits)
     {

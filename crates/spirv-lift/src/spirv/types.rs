@@ -1,0 +1,247 @@
+//! The module's types, read once from its `OpType…` declarations when it is loaded and
+//! read by the checks (`check/values.rs`) and the lowering (`lower/types.rs`) alike.
+//!
+//! [`SpvTy`] is a declaration's structure under its SPIR-V names: the ids of the types it
+//! is built from, its literals. What each consumer derives from it stays with the
+//! consumer: the value checks a type's shape (scalar kind and lane count), the lowering
+//! its LLVM type and explicit layout. Whether the declarations are well-formed (defined
+//! before use, vector sizes, nesting and size limits) is `check/limits.rs`'s to say; this
+//! table takes them as written, so it can be built before any check runs.
+
+use super::{Header, IdTable, Inst, Op, Operand};
+use crate::error::Error;
+use ::spirv::StorageClass;
+
+/// The structure of a SPIR-V type. Fields are the `OpType…` operands under their SPIR-V
+/// names (ids of other types).
+#[derive(Clone, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub enum SpvTy {
+    /// `OpTypeVoid`.
+    Void,
+    /// `OpTypeBool`.
+    Bool,
+    /// `OpTypeInt`.
+    Int { width: u32, signed: bool },
+    /// `OpTypeFloat`; `encoded` when it names an encoding (`BFloat16KHR`, …).
+    Float { width: u32, encoded: bool },
+    /// `OpTypeVector`.
+    Vector { elem: u32, n: u32 },
+    /// `OpTypeMatrix` (column type, column count).
+    Matrix { col: u32, n: u32 },
+    /// `OpTypeArray`: `length` is the id of the constant giving the length (the lowering
+    /// reads its value, which a specialization constant may set).
+    Array { elem: u32, length: u32 },
+    /// `OpTypeRuntimeArray`.
+    RuntimeArray { elem: u32 },
+    /// `OpTypeStruct`.
+    Struct { members: Vec<u32> },
+    /// `OpTypePointer`, or a pointer declared by `OpTypeForwardPointer` alone (whose
+    /// pointee is then its own id).
+    Pointer { sc: StorageClass, pointee: u32 },
+    /// `OpTypeFunction`.
+    Function { ret: u32, params: Vec<u32> },
+    /// `OpTypeImage`: the sampled type, then Dim, Depth, Arrayed, MS, Sampled, Image
+    /// Format and the optional access qualifier as numbers.
+    Image { sampled: u32, params: Vec<u32> },
+    /// `OpTypeSampledImage`.
+    SampledImage { image: u32 },
+    /// Other opaque types (sampler, event, …), by target type name.
+    Opaque(&'static str),
+}
+
+/// One declaration: its structure (or why it could not be read) and its position among
+/// the module-level instructions.
+#[derive(Clone, Debug)]
+struct Decl {
+    ty: Result<SpvTy, Error>,
+    op: Op,
+    at: u32,
+}
+
+/// The module's types by id. Few ids are types, so the per-id table holds 4-byte indices
+/// into a list of declarations.
+#[derive(Clone, Debug)]
+pub(crate) struct Types {
+    slot: IdTable<u32>,
+    decls: Vec<Decl>,
+}
+
+impl Types {
+    const NONE: u32 = u32::MAX;
+
+    /// A table of no types (before the module's are read).
+    pub(crate) fn empty() -> Types {
+        Types {
+            slot: IdTable::new(0, true, Self::NONE),
+            decls: Vec::new(),
+        }
+    }
+
+    /// Reads every type declaration among `globals` (the module-level instructions, in
+    /// order).
+    pub(crate) fn read(header: Header, globals: &[Inst]) -> Types {
+        let mut t = Types {
+            slot: header.id_table(Self::NONE),
+            decls: Vec::new(),
+        };
+        for (at, inst) in globals.iter().enumerate() {
+            let id = if inst.op == Op::TypeForwardPointer {
+                match inst.id(0) {
+                    Ok(id) => id,
+                    Err(_) => continue,
+                }
+            } else {
+                match inst.result_id {
+                    Some(id) => id,
+                    None => continue,
+                }
+            };
+            let Some(ty) = read_decl(inst) else { continue };
+            if inst.op == Op::TypeForwardPointer && t.declared(id) {
+                continue;
+            }
+            t.set(
+                id,
+                Decl {
+                    ty,
+                    op: inst.op,
+                    at: at as u32,
+                },
+            );
+        }
+        t
+    }
+
+    fn declared(&self, id: u32) -> bool {
+        self.slot.get(id as usize).is_some_and(|&s| s != Self::NONE)
+    }
+
+    fn set(&mut self, id: u32, decl: Decl) {
+        let Some(slot) = self.slot.get_mut(id as usize) else {
+            return;
+        };
+        if let Some(old) = self.decls.get_mut(*slot as usize) {
+            *old = decl;
+        } else {
+            *slot = self.decls.len() as u32;
+            self.decls.push(decl);
+        }
+    }
+
+    fn decl(&self, id: u32) -> Option<&Decl> {
+        let i = *self.slot.get(id as usize)?;
+        self.decls.get(i as usize)
+    }
+
+    /// The type with id `id`, if its declaration could be read.
+    pub(crate) fn get(&self, id: u32) -> Option<&SpvTy> {
+        self.decl(id).and_then(|d| d.ty.as_ref().ok())
+    }
+
+    /// What the declaration `inst` declares, as the lowering reads it: the structure, or
+    /// the error that reading its operands gave. `None` for a declaration this table does
+    /// not know.
+    pub(crate) fn of(&self, inst: &Inst) -> Option<Result<&SpvTy, Error>> {
+        let d = self.decl(inst.result_id?)?;
+        (d.op == inst.op).then(|| d.ty.as_ref().map_err(Clone::clone))
+    }
+
+    /// Whether type `id` is declared before type `user` (by their positions among the
+    /// module-level instructions): what a declaration may refer to.
+    pub(crate) fn declared_before(&self, id: u32, user: u32) -> bool {
+        match (self.decl(id), self.decl(user)) {
+            (Some(a), Some(b)) => a.at < b.at,
+            _ => false,
+        }
+    }
+}
+
+/// The structure `inst` declares, `None` when it declares no type this table knows
+/// (`OpTypeUntypedPointerKHR`, the ray-tracing and cooperative-matrix types: the lowering
+/// refuses them), or the error its operands give.
+fn read_decl(inst: &Inst) -> Option<Result<SpvTy, Error>> {
+    let opaque = |name| Some(Ok(SpvTy::Opaque(name)));
+    let ty = match inst.op {
+        Op::TypeVoid => Ok(SpvTy::Void),
+        Op::TypeBool => Ok(SpvTy::Bool),
+        Op::TypeInt => inst.lit(0).and_then(|width| {
+            Ok(SpvTy::Int {
+                width,
+                signed: inst.lit(1)? != 0,
+            })
+        }),
+        Op::TypeFloat => inst.lit(0).map(|width| SpvTy::Float {
+            width,
+            encoded: matches!(inst.operands.get(1), Some(Operand::FPEncoding(_))),
+        }),
+        Op::TypeVector => inst.id(0).and_then(|elem| {
+            Ok(SpvTy::Vector {
+                elem,
+                n: inst.lit(1)?,
+            })
+        }),
+        Op::TypeMatrix => inst.id(0).and_then(|col| {
+            Ok(SpvTy::Matrix {
+                col,
+                n: inst.lit(1)?,
+            })
+        }),
+        Op::TypeArray => inst.id(0).and_then(|elem| {
+            Ok(SpvTy::Array {
+                elem,
+                length: inst.id(1)?,
+            })
+        }),
+        Op::TypeRuntimeArray => inst.id(0).map(|elem| SpvTy::RuntimeArray { elem }),
+        Op::TypeStruct => inst.ids_from(0).map(|members| SpvTy::Struct { members }),
+        Op::TypePointer => inst.storage_class(0).and_then(|sc| {
+            Ok(SpvTy::Pointer {
+                sc,
+                pointee: inst.id(1)?,
+            })
+        }),
+        Op::TypeForwardPointer => inst.storage_class(1).and_then(|sc| {
+            Ok(SpvTy::Pointer {
+                sc,
+                pointee: inst.id(0)?,
+            })
+        }),
+        Op::TypeFunction => inst.id(0).and_then(|ret| {
+            Ok(SpvTy::Function {
+                ret,
+                params: inst.ids_from(1)?,
+            })
+        }),
+        Op::TypeImage => image(inst),
+        Op::TypeSampledImage => inst.id(0).map(|image| SpvTy::SampledImage { image }),
+        Op::TypeSampler => return opaque("spirv.Sampler"),
+        Op::TypeEvent => return opaque("spirv.Event"),
+        Op::TypeDeviceEvent => return opaque("spirv.DeviceEvent"),
+        Op::TypeReserveId => return opaque("spirv.ReserveId"),
+        Op::TypeQueue => return opaque("spirv.Queue"),
+        _ => return None,
+    };
+    Some(ty)
+}
+
+/// `OpTypeImage`'s operands after the sampled type, as numbers.
+fn image(inst: &Inst) -> Result<SpvTy, Error> {
+    let sampled = inst.id(0)?;
+    let mut params = Vec::with_capacity(7);
+    for (i, op) in inst.operands.iter().enumerate().skip(1) {
+        let v = match op {
+            Operand::Dim(d) => *d as u32,
+            Operand::LiteralBit32(v) => *v,
+            Operand::ImageFormat(f) => *f as u32,
+            Operand::AccessQualifier(a) => *a as u32,
+            other => {
+                return Err(inst.err(format!(
+                    "operand {i} is {other:?}, unexpected in OpTypeImage"
+                )));
+            }
+        };
+        params.push(v);
+    }
+    Ok(SpvTy::Image { sampled, params })
+}
