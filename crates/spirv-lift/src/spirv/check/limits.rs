@@ -30,7 +30,7 @@
 use foldhash::HashMap;
 
 use crate::error::{Error, ErrorKind};
-use crate::spirv::{Function, Inst, Module, Op, Operand};
+use crate::spirv::{Function, Inst, Module, Op, Operand, SpvTy, Types};
 
 /// Largest module accepted, in 32-bit words (64 MiB).
 pub const MAX_MODULE_WORDS: usize = 1 << 24;
@@ -102,8 +102,7 @@ struct Globals {
 }
 
 impl Globals {
-    fn ty(&self, inst: &Inst, i: usize, what: &str) -> Result<TypeFacts, Error> {
-        let id = inst.id(i)?;
+    fn ty(&self, inst: &Inst, id: u32, what: &str) -> Result<TypeFacts, Error> {
         self.types.get(&id).copied().ok_or_else(|| {
             inst.invalid(format!(
                 "{what} %{id} is not a type defined before this instruction"
@@ -134,7 +133,7 @@ impl LimitChecker {
         let mut inline: u64 = 0;
         for inst in &module.globals {
             if crate::spirv::is_type_op(inst.op) {
-                check_type(&mut g, inst)?;
+                check_type(&mut g, &module.types, inst)?;
             } else {
                 inline = inline.saturating_add(check_global(&mut g, inst)?);
             }
@@ -219,19 +218,23 @@ fn composite(class: Class, parts: &[TypeFacts], repeat: u64, is_struct: bool) ->
     }
 }
 
-fn check_type(g: &mut Globals, inst: &Inst) -> Result<(), Error> {
-    let facts = match inst.op {
-        Op::TypeVoid => leaf(Class::Void),
-        Op::TypeBool | Op::TypeFloat => leaf(Class::Scalar),
-        Op::TypeInt => {
-            if let (Some(id), Ok(width)) = (inst.result_id, inst.lit(0)) {
-                g.int_widths.insert(id, width);
-            }
+fn check_type(g: &mut Globals, types: &Types, inst: &Inst) -> Result<(), Error> {
+    if inst.op == Op::TypeForwardPointer {
+        // Declares a pointer id whose OpTypePointer follows; structs may use it first.
+        let id = inst.id(0)?;
+        g.types.entry(id).or_insert(leaf(Class::Pointer));
+        return Ok(());
+    }
+    let facts = match types.of(inst).transpose()? {
+        None | Some(SpvTy::Opaque(_)) => leaf(Class::Other),
+        Some(SpvTy::Void) => leaf(Class::Void),
+        Some(SpvTy::Bool | SpvTy::Float { .. }) => leaf(Class::Scalar),
+        Some(&SpvTy::Int { width, .. }) => {
+            g.int_widths.insert(inst.rid()?, width);
             leaf(Class::Scalar)
         }
-        Op::TypeVector => {
-            let elem = g.ty(inst, 0, "component type")?;
-            let n = inst.lit(1)?;
+        Some(&SpvTy::Vector { elem, n }) => {
+            let elem = g.ty(inst, elem, "component type")?;
             if elem.class != Class::Scalar {
                 return Err(inst.invalid("vector component type must be a scalar type"));
             }
@@ -242,9 +245,8 @@ fn check_type(g: &mut Globals, inst: &Inst) -> Result<(), Error> {
             }
             composite(Class::Vector, &[elem], u64::from(n), false)
         }
-        Op::TypeMatrix => {
-            let col = g.ty(inst, 0, "column type")?;
-            let n = inst.lit(1)?;
+        Some(&SpvTy::Matrix { col, n }) => {
+            let col = g.ty(inst, col, "column type")?;
             if col.class != Class::Vector {
                 return Err(inst.invalid("matrix column type must be a vector type"));
             }
@@ -253,32 +255,31 @@ fn check_type(g: &mut Globals, inst: &Inst) -> Result<(), Error> {
             }
             composite(Class::Composite, &[col], u64::from(n), false)
         }
-        Op::TypeArray => {
-            let elem = g.ty(inst, 0, "element type")?;
+        Some(&SpvTy::Array { elem, length }) => {
+            let elem = g.ty(inst, elem, "element type")?;
             sized(inst, elem)?;
-            let len_id = inst.id(1)?;
-            let len = match g.int_values.get(&len_id) {
+            let len = match g.int_values.get(&length) {
                 Some(0) => return Err(inst.invalid("array length must be at least 1")),
                 Some(&n) => n,
                 // A constant expression: its value is not known here, so the array counts
                 // as unbounded for the element limits.
-                None if g.constants.contains_key(&len_id) => u64::MAX,
+                None if g.constants.contains_key(&length) => u64::MAX,
                 None => {
                     return Err(
-                        inst.invalid(format!("array length %{len_id} is not an integer constant"))
+                        inst.invalid(format!("array length %{length} is not an integer constant"))
                     );
                 }
             };
             composite(Class::Composite, &[elem], len, false)
         }
-        Op::TypeRuntimeArray => {
-            let elem = g.ty(inst, 0, "element type")?;
+        Some(&SpvTy::RuntimeArray { elem }) => {
+            let elem = g.ty(inst, elem, "element type")?;
             sized(inst, elem)?;
             composite(Class::Composite, &[elem], 1, false)
         }
-        Op::TypeStruct => struct_facts(g, inst)?,
-        Op::TypePointer => {
-            let pointee = g.ty(inst, 1, "pointee type")?;
+        Some(SpvTy::Struct { members }) => struct_facts(g, inst, members)?,
+        Some(&SpvTy::Pointer { pointee, .. }) => {
+            let pointee = g.ty(inst, pointee, "pointee type")?;
             TypeFacts {
                 class: Class::Pointer,
                 depth: pointee.depth + 1,
@@ -287,28 +288,21 @@ fn check_type(g: &mut Globals, inst: &Inst) -> Result<(), Error> {
                 len: 0,
             }
         }
-        Op::TypeForwardPointer => {
-            // Declares a pointer id whose OpTypePointer follows; structs may use it first.
-            let id = inst.id(0)?;
-            g.types.entry(id).or_insert(leaf(Class::Pointer));
-            return Ok(());
-        }
-        Op::TypeFunction => function_facts(g, inst)?,
-        Op::TypeImage => {
-            let sampled = g.ty(inst, 0, "sampled type")?;
+        Some(SpvTy::Function { ret, params }) => function_facts(g, inst, *ret, params)?,
+        Some(&SpvTy::Image { sampled, .. }) => {
+            let sampled = g.ty(inst, sampled, "sampled type")?;
             TypeFacts {
                 depth: sampled.depth + 1,
                 ..leaf(Class::Other)
             }
         }
-        Op::TypeSampledImage => {
-            let image = g.ty(inst, 0, "image type")?;
+        Some(&SpvTy::SampledImage { image }) => {
+            let image = g.ty(inst, image, "image type")?;
             TypeFacts {
                 depth: image.depth + 1,
                 ..leaf(Class::Other)
             }
         }
-        _ => leaf(Class::Other),
     };
     if facts.depth > MAX_TYPE_DEPTH {
         return Err(limit(
@@ -326,7 +320,7 @@ fn check_type(g: &mut Globals, inst: &Inst) -> Result<(), Error> {
 }
 
 /// The facts of an `OpTypeStruct`, within the member-count and nesting limits.
-fn struct_facts(g: &mut Globals, inst: &Inst) -> Result<TypeFacts, Error> {
+fn struct_facts(g: &mut Globals, inst: &Inst, members: &[u32]) -> Result<TypeFacts, Error> {
     if inst.operands.len() > MAX_STRUCT_MEMBERS {
         return Err(limit(
             inst,
@@ -336,9 +330,9 @@ fn struct_facts(g: &mut Globals, inst: &Inst) -> Result<TypeFacts, Error> {
             ),
         ));
     }
-    let mut parts = Vec::with_capacity(inst.operands.len());
-    for i in 0..inst.operands.len() {
-        let m = g.ty(inst, i, "member type")?;
+    let mut parts = Vec::with_capacity(members.len());
+    for &m in members {
+        let m = g.ty(inst, m, "member type")?;
         sized(inst, m)?;
         parts.push(m);
     }
@@ -356,29 +350,27 @@ fn struct_facts(g: &mut Globals, inst: &Inst) -> Result<TypeFacts, Error> {
 }
 
 /// The facts of an `OpTypeFunction`, within the parameter-count limit.
-fn function_facts(g: &mut Globals, inst: &Inst) -> Result<TypeFacts, Error> {
-    let params = inst.operands.len().saturating_sub(1);
-    if params > MAX_FUNCTION_PARAMS {
+fn function_facts(
+    g: &mut Globals,
+    inst: &Inst,
+    ret: u32,
+    params: &[u32],
+) -> Result<TypeFacts, Error> {
+    let count = inst.operands.len().saturating_sub(1);
+    if count > MAX_FUNCTION_PARAMS {
         return Err(limit(
             inst,
             format!(
-                "function type has {params} parameters, more than the limit of \
+                "function type has {count} parameters, more than the limit of \
                  {MAX_FUNCTION_PARAMS}"
             ),
         ));
     }
     let mut depth = 1;
-    for i in 0..inst.operands.len() {
-        let t = g.ty(
-            inst,
-            i,
-            if i == 0 {
-                "return type"
-            } else {
-                "parameter type"
-            },
-        )?;
-        depth = depth.max(t.depth + 1);
+    let types =
+        std::iter::once((ret, "return type")).chain(params.iter().map(|&p| (p, "parameter type")));
+    for (t, what) in types {
+        depth = depth.max(g.ty(inst, t, what)?.depth + 1);
     }
     Ok(TypeFacts {
         depth,
