@@ -250,8 +250,9 @@ struct Asm<'a> {
     words: Vec<u32>,
 }
 
-/// The instruction being assembled: its opcode name (for messages) and operand words.
-struct Inst<'g> {
+/// The instruction being assembled (not yet a `spirv::Inst`): its opcode name (for
+/// messages) and operand words.
+struct Pending<'g> {
     name: &'g str,
     /// Line and column of the opcode, for "missing operand" errors.
     at: (usize, usize),
@@ -353,7 +354,7 @@ impl<'a> Asm<'a> {
             }
             _ => {}
         }
-        let mut inst = Inst {
+        let mut inst = Pending {
             name: op_name,
             at: (op_tok.line, op_tok.col),
             result,
@@ -382,7 +383,7 @@ impl<'a> Asm<'a> {
     }
 
     /// Remembers what later literals need: numeric types, value types, ext-inst sets.
-    fn record(&mut self, op: spirv::Op, operands: &[LogicalOperand], inst: &Inst<'_>) {
+    fn record(&mut self, op: spirv::Op, operands: &[LogicalOperand], inst: &Pending<'_>) {
         let Some(result) = inst.result else { return };
         match op {
             spirv::Op::TypeInt => {
@@ -415,7 +416,11 @@ impl<'a> Asm<'a> {
     }
 
     /// Parses the operands `grammar` lists.
-    fn operands(&mut self, inst: &mut Inst<'_>, grammar: &[LogicalOperand]) -> Result<(), Error> {
+    fn operands(
+        &mut self,
+        inst: &mut Pending<'_>,
+        grammar: &[LogicalOperand],
+    ) -> Result<(), Error> {
         for operand in grammar {
             match operand.quantifier {
                 Q::One => self.operand(inst, operand.kind)?,
@@ -434,7 +439,7 @@ impl<'a> Asm<'a> {
         Ok(())
     }
 
-    fn expect(&mut self, what: &str, inst: &Inst<'_>) -> Result<Token<'a>, Error> {
+    fn expect(&mut self, what: &str, inst: &Pending<'_>) -> Result<Token<'a>, Error> {
         if self.at_instruction_start() {
             let (line, col) = inst.at;
             return Err(asm_error(
@@ -447,7 +452,7 @@ impl<'a> Asm<'a> {
             .ok_or_else(|| self.error_at_end("unexpected end of text"))
     }
 
-    fn id_operand(&mut self, inst: &mut Inst<'_>) -> Result<(), Error> {
+    fn id_operand(&mut self, inst: &mut Pending<'_>) -> Result<(), Error> {
         let t = self.expect("an id", inst)?;
         match &t.tok {
             Tok::Id(name) => {
@@ -462,7 +467,7 @@ impl<'a> Asm<'a> {
         }
     }
 
-    fn literal_operand(&mut self, inst: &mut Inst<'_>) -> Result<(), Error> {
+    fn literal_operand(&mut self, inst: &mut Pending<'_>) -> Result<(), Error> {
         let t = self.expect("a literal number", inst)?;
         match &t.tok {
             Tok::Word(w) => {
@@ -481,7 +486,7 @@ impl<'a> Asm<'a> {
     /// One operand of any kind, by the lexical form of its token(s): ids, numbers (32-bit
     /// integers, or floats with a `.`/exponent) and strings. For enumerant parameters and
     /// operands the grammar does not describe.
-    fn lexical(&mut self, inst: &mut Inst<'_>) -> Result<(), Error> {
+    fn lexical(&mut self, inst: &mut Pending<'_>) -> Result<(), Error> {
         let t = self.expect("an operand", inst)?;
         match &t.tok {
             Tok::Id(name) => {
@@ -505,7 +510,7 @@ impl<'a> Asm<'a> {
         Ok(())
     }
 
-    fn operand(&mut self, inst: &mut Inst<'_>, kind: K) -> Result<(), Error> {
+    fn operand(&mut self, inst: &mut Pending<'_>, kind: K) -> Result<(), Error> {
         match kind {
             K::IdResult => {
                 if let Some(r) = inst.result {
@@ -584,7 +589,7 @@ impl<'a> Asm<'a> {
     }
 
     /// A number encoded for its numeric type (one word up to 32 bits, two for 64).
-    fn typed_number(&mut self, inst: &mut Inst<'_>, ty: Option<NumTy>) -> Result<(), Error> {
+    fn typed_number(&mut self, inst: &mut Pending<'_>, ty: Option<NumTy>) -> Result<(), Error> {
         let t = self.expect("a number", inst)?;
         let Tok::Word(w) = &t.tok else {
             return Err(error_at(&t, "expected a number"));
@@ -616,7 +621,7 @@ impl<'a> Asm<'a> {
 
     /// The instruction number of an `OpExtInst` (a name of its set, or a number), then its
     /// operands as the set's grammar lists them.
-    fn ext_inst_number(&mut self, inst: &mut Inst<'_>) -> Result<(), Error> {
+    fn ext_inst_number(&mut self, inst: &mut Pending<'_>) -> Result<(), Error> {
         let t = self.expect("an extended instruction", inst)?;
         let set_name = inst.ops.get(2).and_then(|s| self.ext_sets.get(s)).cloned();
         let table = set_name.as_deref().and_then(ext_table);
@@ -657,7 +662,7 @@ impl<'a> Asm<'a> {
 
     /// A value enumerant or a bitmask (`A|B`, or a number), then the operands its
     /// enumerants take.
-    fn enumerant(&mut self, inst: &mut Inst<'_>, kind: K) -> Result<(), Error> {
+    fn enumerant(&mut self, inst: &mut Pending<'_>, kind: K) -> Result<(), Error> {
         let t = self.expect(&format!("a {kind:?} operand"), inst)?;
         let Tok::Word(w) = &t.tok else {
             return Err(error_at(&t, format!("expected a {kind:?} operand")));
@@ -697,7 +702,7 @@ impl<'a> Asm<'a> {
 
     /// The operands of a decoration: enumerants where the decoration takes one, else
     /// ids, numbers and strings to the end of the instruction.
-    fn decoration_params(&mut self, inst: &mut Inst<'_>, decoration: u32) -> Result<(), Error> {
+    fn decoration_params(&mut self, inst: &mut Pending<'_>, decoration: u32) -> Result<(), Error> {
         use spirv::Decoration as D;
         let kinds: &[K] = match spirv::Decoration::from_u32(decoration) {
             Some(D::BuiltIn) => &[K::BuiltIn],
