@@ -133,7 +133,7 @@ impl FnCtx<'_, '_> {
             SpvTy::Vector { elem, n } => MTy::Vector(n, Box::new(self.mty(elem)?)),
             SpvTy::Pointer { sc, pointee } => {
                 let a = super::types::addrspace(sc, crate::Target::Generic)?;
-                let inner = if self.cx.types.get(pointee).is_some() {
+                let inner = if self.cx.type_info(pointee).is_ok() {
                     self.mty(pointee)?
                 } else {
                     MTy::Named(format!("_{pointee}"))

@@ -285,7 +285,7 @@ impl<'a> Ctx<'a> {
             spv,
             opts,
             m: llvm::Module::new(""),
-            types: types::TypeTable::new(header),
+            types: types::TypeTable::new(&spv.types),
             values: header.id_table(None),
             funcs: header.id_table(None),
             names: HashMap::new(),
@@ -551,7 +551,7 @@ impl<'a> Ctx<'a> {
     /// Type info for a SPIR-V type id.
     pub fn type_info(&self, id: u32) -> Result<&types::TypeInfo, Error> {
         self.types
-            .get(id)
+            .get(&self.spv.types, id)
             .ok_or_else(|| Error::new(ErrorKind::InvalidModule(format!("%{id} is not a type"))))
     }
 

@@ -11,7 +11,7 @@ use super::Ctx;
 use crate::Target;
 use crate::error::Error;
 use crate::llvm::{Type, TypeId};
-use crate::spirv::{Inst, Op};
+use crate::spirv::{Inst, Op, Types};
 use ::spirv::StorageClass;
 
 pub use crate::spirv::SpvTy;
@@ -26,43 +26,36 @@ pub struct TypeInfo {
     pub len: u64,
 }
 
-/// Lowered types by SPIR-V id. Few ids are types, so the per-id table holds 4-byte
-/// indices into a list rather than a `TypeInfo` each.
+/// Lowered types, by the index of their declaration in the module's [`Types`] (so the
+/// lowering keeps no per-id table of its own).
 #[derive(Clone, Debug)]
 pub(crate) struct TypeTable {
-    slot: crate::spirv::IdTable<u32>,
-    infos: Vec<TypeInfo>,
+    infos: Vec<Option<TypeInfo>>,
 }
 
 impl TypeTable {
-    const NONE: u32 = u32::MAX;
-
-    /// An empty table for the ids of a module with this header.
-    pub(crate) fn new(header: crate::spirv::Header) -> Self {
+    /// An empty table for the declarations of `types`.
+    pub(crate) fn new(types: &Types) -> Self {
         TypeTable {
-            slot: header.id_table(Self::NONE),
-            infos: Vec::new(),
+            infos: vec![None; types.len()],
         }
     }
 
     /// The type with id `id`, if lowered.
-    pub(crate) fn get(&self, id: u32) -> Option<&TypeInfo> {
-        let i = *self.slot.get(id as usize)?;
-        self.infos.get(i as usize)
+    pub(crate) fn get(&self, types: &Types, id: u32) -> Option<&TypeInfo> {
+        self.infos.get(types.index(id)?)?.as_ref()
     }
 
-    /// Records (or replaces) the type with id `id`; false when `id` is out of bound.
-    pub(crate) fn set(&mut self, id: u32, info: TypeInfo) -> bool {
-        let Some(slot) = self.slot.get_mut(id as usize) else {
-            return false;
-        };
-        if let Some(old) = self.infos.get_mut(*slot as usize) {
-            *old = info;
-        } else {
-            *slot = self.infos.len() as u32;
-            self.infos.push(info);
+    /// Records (or replaces: a forward-declared pointer, then its `OpTypePointer`) the
+    /// type with id `id`; false when `id` declares no type.
+    pub(crate) fn set(&mut self, types: &Types, id: u32, info: TypeInfo) -> bool {
+        match types.index(id).and_then(|i| self.infos.get_mut(i)) {
+            Some(slot) => {
+                *slot = Some(info);
+                true
+            }
+            None => false,
         }
-        true
     }
 }
 
@@ -363,7 +356,7 @@ impl Ctx<'_> {
                 .ty(Type::Target((*name).into(), Vec::new(), Vec::new())),
         };
         let id = inst.rid()?;
-        if !self.types.set(id, TypeInfo { llvm, len }) {
+        if !self.types.set(&spv.types, id, TypeInfo { llvm, len }) {
             return Err(inst.err("id out of bound"));
         }
         if matches!(
@@ -383,7 +376,10 @@ impl Ctx<'_> {
         let sc = inst.storage_class(1)?;
         let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
         let llvm = self.m.ty(Type::Ptr(a));
-        if self.types.get(id).is_none() && !self.types.set(id, TypeInfo { llvm, len: 0 }) {
+        let types = &self.spv.types;
+        if self.types.get(types, id).is_none()
+            && !self.types.set(types, id, TypeInfo { llvm, len: 0 })
+        {
             return Err(inst.err("id out of bound"));
         }
         Ok(())

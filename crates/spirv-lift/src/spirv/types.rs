@@ -134,6 +134,18 @@ impl Types {
         self.decls.get(i as usize)
     }
 
+    /// How many declarations the table holds.
+    pub(crate) fn len(&self) -> usize {
+        self.decls.len()
+    }
+
+    /// The index (below [`Types::len`]) of the declaration of type `id`: one per id,
+    /// whether its pointer was forward-declared or not.
+    pub(crate) fn index(&self, id: u32) -> Option<usize> {
+        let i = *self.slot.get(id as usize)?;
+        (i != Self::NONE).then_some(i as usize)
+    }
+
     /// The type with id `id`, if its declaration could be read.
     pub(crate) fn get(&self, id: u32) -> Option<&SpvTy> {
         self.decl(id).and_then(|d| d.ty.as_ref().ok())
