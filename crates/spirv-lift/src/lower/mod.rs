@@ -562,10 +562,11 @@ impl<'a> Ctx<'a> {
 
     /// The SPIR-V type structure for a type id (lowered already).
     pub fn spv_ty(&self, id: u32) -> Result<&'a SpvTy, Error> {
-        self.type_info(id)?;
-        let spv = self.spv;
-        spv.types
-            .get(id)
+        let types = &self.spv.types;
+        types
+            .index(id)
+            .filter(|&i| self.types.get_at(i).is_some())
+            .and_then(|i| types.at(i))
             .ok_or_else(|| Error::new(ErrorKind::InvalidModule(format!("%{id} is not a type"))))
     }
 

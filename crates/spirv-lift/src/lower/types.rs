@@ -43,7 +43,12 @@ impl TypeTable {
 
     /// The type with id `id`, if lowered.
     pub(crate) fn get(&self, types: &Types, id: u32) -> Option<&TypeInfo> {
-        self.infos.get(types.index(id)?)?.as_ref()
+        self.get_at(types.index(id)?)
+    }
+
+    /// The type whose declaration has index `index` in [`Types`], if lowered.
+    pub(crate) fn get_at(&self, index: usize) -> Option<&TypeInfo> {
+        self.infos.get(index)?.as_ref()
     }
 
     /// Records (or replaces: a forward-declared pointer, then its `OpTypePointer`) the

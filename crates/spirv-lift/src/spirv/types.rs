@@ -146,6 +146,11 @@ impl Types {
         (i != Self::NONE).then_some(i as usize)
     }
 
+    /// The declaration at `index` (see [`Types::index`]), if it could be read.
+    pub(crate) fn at(&self, index: usize) -> Option<&SpvTy> {
+        self.decls.get(index).and_then(|d| d.ty.as_ref().ok())
+    }
+
     /// The type with id `id`, if its declaration could be read.
     pub(crate) fn get(&self, id: u32) -> Option<&SpvTy> {
         self.decl(id).and_then(|d| d.ty.as_ref().ok())

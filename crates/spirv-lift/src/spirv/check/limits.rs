@@ -97,8 +97,6 @@ struct Globals {
     constants: HashMap<u32, u64>,
     /// Integer constants' values (array lengths).
     int_values: HashMap<u32, u64>,
-    /// Integer types' widths.
-    int_widths: HashMap<u32, u32>,
 }
 
 impl Globals {
@@ -135,7 +133,7 @@ impl LimitChecker {
             if crate::spirv::is_type_op(inst.op) {
                 check_type(&mut g, &module.types, inst)?;
             } else {
-                inline = inline.saturating_add(check_global(&mut g, inst)?);
+                inline = inline.saturating_add(check_global(&mut g, &module.types, inst)?);
             }
         }
         Ok(LimitChecker {
@@ -229,10 +227,7 @@ fn check_type(g: &mut Globals, types: &Types, inst: &Inst) -> Result<(), Error> 
         None | Some(SpvTy::Opaque(_)) => leaf(Class::Other),
         Some(SpvTy::Void) => leaf(Class::Void),
         Some(SpvTy::Bool | SpvTy::Float { .. }) => leaf(Class::Scalar),
-        Some(&SpvTy::Int { width, .. }) => {
-            g.int_widths.insert(inst.rid()?, width);
-            leaf(Class::Scalar)
-        }
+        Some(SpvTy::Int { .. }) => leaf(Class::Scalar),
         Some(&SpvTy::Vector { elem, n }) => {
             let elem = g.ty(inst, elem, "component type")?;
             if elem.class != Class::Scalar {
@@ -388,11 +383,13 @@ fn sized(inst: &Inst, t: TypeFacts) -> Result<(), Error> {
 
 /// Checks a module-level constant or variable; returns the inline constant elements it
 /// prints (a variable's initializer).
-fn check_global(g: &mut Globals, inst: &Inst) -> Result<u64, Error> {
+fn check_global(g: &mut Globals, types: &Types, inst: &Inst) -> Result<u64, Error> {
     let size = match inst.op {
         Op::Constant | Op::SpecConstant => {
             if let (Some(id), Some(t)) = (inst.result_id, inst.result_type)
-                && let Some(&width) = g.int_widths.get(&t)
+                // An integer type declared before the constant (checked so far).
+                && g.types.contains_key(&t)
+                && let Some(&SpvTy::Int { width, .. }) = types.get(t)
             {
                 let v = match inst.operands.first() {
                     Some(Operand::LiteralBit32(v)) => u64::from(*v),
