@@ -6,12 +6,12 @@ use crate::{Error, Module, Options, lower, spirv};
 
 /// Translates `words` from a module loaded whole (every function body decoded once and
 /// kept), where [`translate`](crate::translate) decodes each body again just before
-/// lowering it. Specialization constants of `options` are not applied.
+/// lowering it. Specialization constants of `options` are set as `translate` sets them.
 ///
 /// # Errors
 /// As [`translate`](crate::translate).
 pub fn translate_loaded_whole(words: &[u32], options: &Options) -> Result<Module, Error> {
-    spirv::load(words).and_then(|m| lower::lower_module(m, options))
+    crate::load_whole(words, options).and_then(|m| lower::lower_module(m, options))
 }
 
 /// Decodes `words` with this crate's decoder and with rspirv's parser alone; `Err` says

@@ -259,21 +259,36 @@ impl Options {
 
 /// Loads `words` for translation: decoded and checked, with the specialization constants
 /// of `options` set. Set values are written into a copy of the words (`spec::patch`),
-/// which is loaded and checked again, so the input checks and limits see the values the
-/// lowering uses; the words lowering must decode bodies from are returned beside the
-/// module.
+/// which is loaded and checked again, so the input checks, the constants' values and the
+/// limits all see the values the lowering uses; the words lowering must decode bodies
+/// from are returned beside the module.
 fn load<'w>(
     words: &'w [u32],
     options: &Options,
 ) -> Result<(spirv::Module, std::borrow::Cow<'w, [u32]>), Error> {
-    let module = spirv::load_streaming(words)?;
+    load_by(words, options, spirv::load_streaming)
+}
+
+/// As [`load`], with every function body decoded once and kept (the whole-module path
+/// the tests and fuzz targets compare with streaming).
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn load_whole(words: &[u32], options: &Options) -> Result<spirv::Module, Error> {
+    Ok(load_by(words, options, spirv::load)?.0)
+}
+
+fn load_by<'w>(
+    words: &'w [u32],
+    options: &Options,
+    read: fn(&[u32]) -> Result<spirv::Module, Error>,
+) -> Result<(spirv::Module, std::borrow::Cow<'w, [u32]>), Error> {
+    let module = read(words)?;
     if options.spec_constants.is_empty() {
         return Ok((module, std::borrow::Cow::Borrowed(words)));
     }
     let resolved = spec::resolve(&module, &options.spec_constants)?;
     drop(module);
     let specialized = spec::patch(words, &resolved)?;
-    let module = spirv::load_streaming(&specialized)?;
+    let module = read(&specialized)?;
     Ok((module, std::borrow::Cow::Owned(specialized)))
 }
 

@@ -177,11 +177,6 @@ pub(crate) struct Resolved {
 }
 
 impl Resolved {
-    /// The new value of the constant `id`, if one was given.
-    pub(crate) fn get(&self, id: u32) -> Option<Literal> {
-        self.values.get(&id).map(|&(_, lit)| lit)
-    }
-
     /// Whether a value was given for the constant `id`.
     pub(crate) fn contains(&self, id: u32) -> bool {
         self.values.contains_key(&id)
@@ -494,7 +489,7 @@ fn float_bits(x: f64, width: u32, bfloat: bool) -> Option<u64> {
             (u64::from(h), h & 0x7fff == 0x7f80)
         }
         _ => {
-            let h = f64_to_half_bits(x);
+            let h = spirv::f64_to_half_bits(x);
             (h, h & 0x7fff == 0x7c00)
         }
     };
@@ -560,41 +555,6 @@ pub(crate) fn patch(words: &[u32], resolved: &Resolved) -> Result<Vec<u32>, Erro
         }
     }
     Ok(out)
-}
-
-/// Converts an f64 to IEEE half bits (round to nearest even). A set value and a constant
-/// the lowering folds (`OpFConvert` to half) round alike because both call this; it lives
-/// here, upstream of `lower`, so that neither module imports the other in a cycle.
-pub fn f64_to_half_bits(v: f64) -> u64 {
-    let f = v as f32;
-    let b = f.to_bits();
-    let sign = (b >> 16) & 0x8000;
-    let exp = ((b >> 23) & 0xff) as i32;
-    let man = b & 0x7f_ffff;
-    let h = if exp == 0xff {
-        0x7c00 | if man != 0 { 0x200 } else { 0 }
-    } else {
-        let e = exp - 127 + 15;
-        if e >= 0x1f {
-            0x7c00
-        } else if e <= 0 {
-            if e < -10 {
-                0
-            } else {
-                let m = man | 0x80_0000;
-                let shift = (14 - e) as u32;
-                let half = m >> shift;
-                let rem = m & ((1 << shift) - 1);
-                let mid = 1 << (shift - 1);
-                half + u32::from(rem > mid || (rem == mid && half & 1 == 1))
-            }
-        } else {
-            let half = ((e as u32) << 10) | (man >> 13);
-            let rem = man & 0x1fff;
-            half + u32::from(rem > 0x1000 || (rem == 0x1000 && half & 1 == 1))
-        }
-    };
-    u64::from(sign | h)
 }
 
 #[cfg(test)]

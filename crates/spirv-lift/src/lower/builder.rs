@@ -46,7 +46,7 @@ impl FnCtx<'_, '_> {
     pub fn fconst(&mut self, t: TypeId, v: f64) -> Value {
         let e = self.elem_of(t);
         let bits = match self.cx.m.type_of_id(e) {
-            Type::Half => crate::spec::f64_to_half_bits(v),
+            Type::Half => crate::spirv::f64_to_half_bits(v),
             Type::Float => u64::from((v as f32).to_bits()),
             _ => v.to_bits(),
         };

@@ -583,15 +583,12 @@ impl Ctx<'_> {
                 self.spec_is_set(id) && self.builtin_of(id) == Some(::spirv::BuiltIn::WorkgroupSize)
             })
         })?;
-        let Some(Value::Const(c)) = self.global_value(id).map(|v| v.v) else {
+        let Some(Value::Const(_)) = self.global_value(id).map(|v| v.v) else {
             return None;
         };
-        let crate::llvm::Const::Aggregate(_, elems) = self.m.const_of_id(c) else {
-            return None;
-        };
-        let dim = |i: usize| match self.m.const_of_id(*elems.get(i)?) {
-            crate::llvm::Const::Int(_, v) => u32::try_from(*v).ok(),
-            _ => None,
+        let dim = |i: usize| {
+            let v = self.spv.consts.element_int(&self.spv.globals, id, i)?;
+            u32::try_from(v).ok()
         };
         Some((dim(0)?, dim(1)?, dim(2)?))
     }

@@ -99,8 +99,6 @@ pub(crate) struct Ctx<'a> {
     pub host_entries: Vec<(String, crate::llvm::FuncId, Option<[u32; 3]>)>,
     /// SPIR-V function ids that are convergent (contain or call a convergent operation).
     pub convergent_fns: spirv::IdTable<bool>,
-    /// Values set for specialization constants ([`Options::spec_constant`]), by result id.
-    pub spec_values: crate::spec::Resolved,
     /// What each specialization constant's value depends on (empty for other ids).
     pub spec_deps: spirv::IdTable<SpecDeps>,
     /// Entry-point names reserved for the entry functions (or their wrappers).
@@ -170,7 +168,7 @@ pub(crate) fn lower_module_into(
     // Names too: their strings move into the name map.
     let names: Vec<Inst> = spv.preamble.extract_if(.., |i| i.op == Op::Name).collect();
     spv.preamble.shrink_to_fit();
-    let mut cx = Ctx::new(&spv, functions, &facts, opts, spec_values)?;
+    let mut cx = Ctx::new(&spv, functions, &facts, opts, &spec_values)?;
     // Every SPIR-V function, and room for the declarations of built-in functions.
     cx.m.reserve_functions(functions.len() + 64);
     cx.read_names(names)?;
@@ -278,7 +276,7 @@ impl<'a> Ctx<'a> {
         functions: &[spirv::Function],
         facts: &spirv::Facts,
         opts: &'a Options,
-        spec_values: crate::spec::Resolved,
+        spec_values: &crate::spec::Resolved,
     ) -> Result<Self, Error> {
         let header = spv.header;
         Ok(Ctx {
@@ -306,8 +304,7 @@ impl<'a> Ctx<'a> {
             host_entries: Vec::new(),
             buffer_handles: Default::default(),
             convergent_fns: convergent_functions(functions, facts, header),
-            spec_deps: spec_dependencies(spv, &spec_values),
-            spec_values,
+            spec_deps: spec_dependencies(spv, spec_values),
             const_samplers: Default::default(),
             resources: Default::default(),
             layouts: Default::default(),
@@ -584,15 +581,11 @@ impl<'a> Ctx<'a> {
             .filter(|v| v.func.is_none())
     }
 
-    /// The integer value of a constant id (scope, semantics, literal-like operands).
+    /// The integer value of a constant id (scope, semantics, literal-like operands), once
+    /// the constant is lowered: `spirv::Constants::int`.
     pub fn const_int(&self, id: u32) -> Option<u64> {
-        let vi = self.global_value(id)?;
-        match vi.v {
-            Value::Const(c) => match self.m.const_of_id(c) {
-                llvm::Const::Int(_, v) => Some(*v as u64),
-                llvm::Const::Zero(_) | llvm::Const::Null(_) => Some(0),
-                _ => None,
-            },
+        match self.global_value(id)?.v {
+            Value::Const(_) => self.spv.consts.int(id),
             _ => None,
         }
     }

@@ -397,13 +397,4 @@ impl Ctx<'_> {
             _ => Ok(ty),
         }
     }
-
-    /// Width in bits of a scalar or vector element type.
-    pub fn scalar_width(&self, ty: u32) -> Result<u32, Error> {
-        Ok(match self.spv_ty(self.scalar_of(ty)?)? {
-            SpvTy::Int { width, .. } | SpvTy::Float { width, .. } => *width,
-            SpvTy::Bool => 1,
-            _ => 0,
-        })
-    }
 }

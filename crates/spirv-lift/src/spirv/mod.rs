@@ -12,6 +12,7 @@
 pub mod asm;
 pub(crate) mod cfg;
 pub mod check;
+mod consts;
 mod decode;
 mod facts;
 pub(crate) mod ids;
@@ -20,6 +21,9 @@ pub(crate) mod opclass;
 mod types;
 
 pub use check::limits;
+#[cfg(test)]
+pub(crate) use consts::Folded;
+pub(crate) use consts::{ConstValue, Constants, element_type, f64_to_half_bits};
 pub use facts::ExtSet;
 pub(crate) use facts::{Facts, KEEP_ANALYSES, ModuleFacts};
 pub(crate) use ids::IdTable;
@@ -152,6 +156,8 @@ pub struct Module {
     pub(crate) module_facts: ModuleFacts,
     /// The type declarations, read at load.
     pub(crate) types: Types,
+    /// The constants' values, evaluated at load.
+    pub(crate) consts: Constants,
     /// Set by a streaming load, whose function bodies are decoded again on demand.
     pub(crate) bodies: Option<Bodies>,
 }
@@ -240,6 +246,7 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     let mut module = sections.finish()?;
     module.module_facts = ModuleFacts::read(&module.preamble);
     module.types = Types::read(header, &module.globals);
+    module.consts = Constants::read(&module.globals, &module.types);
     let sets: Vec<u32> = module.module_facts.ext_sets_of(ExtSet::OpenCl).collect();
     if streaming {
         module.bodies = Some(Bodies {
@@ -253,6 +260,8 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
         fix_ext_inst_literals(&sets, f);
     }
     module.facts = check::check_module(&module, words)?;
+    // The checks bounded every constant's size: `OpSpecConstantOp` can be folded now.
+    module.consts.fold(&module.globals, &module.types);
     Ok(module)
 }
 
@@ -639,6 +648,7 @@ impl Sections {
                 facts: Facts::default(),
                 module_facts: ModuleFacts::default(),
                 types: Types::empty(),
+                consts: Constants::default(),
                 bodies: None,
             },
             func: None,

@@ -3,6 +3,7 @@
 //! translation, and the decoder against rspirv's parser. (The integration tests in the
 //! repository's `tests/` use the public API only.)
 
+mod consts;
 mod decode;
 mod spec;
 mod stream;

@@ -35,10 +35,10 @@ fn width_options() -> Options {
 }
 
 #[test]
-fn load_and_lower_module_apply_set_values_too() {
+fn whole_module_path_sets_values_as_translate_does() {
     let words = widths_words();
     let o = width_options();
-    let whole = crate::spirv::load(&words)
+    let whole = crate::load_whole(&words, &o)
         .and_then(|m| crate::lower::lower_module(m, &o))
         .expect("lower_module")
         .to_string();

@@ -133,7 +133,7 @@ impl LimitChecker {
             if crate::spirv::is_type_op(inst.op) {
                 check_type(&mut g, &module.types, inst)?;
             } else {
-                inline = inline.saturating_add(check_global(&mut g, &module.types, inst)?);
+                inline = inline.saturating_add(check_global(&mut g, module, inst)?);
             }
         }
         Ok(LimitChecker {
@@ -383,24 +383,15 @@ fn sized(inst: &Inst, t: TypeFacts) -> Result<(), Error> {
 
 /// Checks a module-level constant or variable; returns the inline constant elements it
 /// prints (a variable's initializer).
-fn check_global(g: &mut Globals, types: &Types, inst: &Inst) -> Result<u64, Error> {
+fn check_global(g: &mut Globals, module: &Module, inst: &Inst) -> Result<u64, Error> {
     let size = match inst.op {
         Op::Constant | Op::SpecConstant => {
             if let (Some(id), Some(t)) = (inst.result_id, inst.result_type)
                 // An integer type declared before the constant (checked so far).
                 && g.types.contains_key(&t)
-                && let Some(&SpvTy::Int { width, .. }) = types.get(t)
+                && let Some(SpvTy::Int { .. }) = module.types.get(t)
+                && let Some(v) = module.consts.int(id)
             {
-                let v = match inst.operands.first() {
-                    Some(Operand::LiteralBit32(v)) => u64::from(*v),
-                    Some(Operand::LiteralBit64(v)) => *v,
-                    _ => 0,
-                };
-                let v = if width < 64 {
-                    v & ((1u64 << width) - 1)
-                } else {
-                    v
-                };
                 g.int_values.insert(id, v);
             }
             1

@@ -1,0 +1,679 @@
+//! The values of the module's constants, evaluated once at load in SPIR-V terms and read
+//! by the checks and the lowering alike ([`Constants`]).
+//!
+//! Evaluation has two steps. [`Constants::read`] runs before the input checks and takes
+//! what costs nothing to know: the scalar constants' values (`OpConstant`,
+//! `OpSpecConstant`, true and false, null, undef), the composites (whose constituents
+//! stay in their instruction) and the module-level variables. The resource limits read
+//! array lengths from it. [`Constants::fold`] runs after the checks, which bound every
+//! constant's size, and folds each `OpSpecConstantOp` in module order: the integer and
+//! logical operations SPIR-V allows there (lane by lane on vectors), conversions,
+//! `OpSelect`, `OpCompositeExtract`, `OpCompositeInsert` and `OpVectorShuffle`. Set
+//! specialization constants are already in the words (`spec::patch`), so the values
+//! are those the module is translated with.
+//!
+//! An operand must be a constant declared before its user, as the lowering, which
+//! walks the same instructions in the same order, requires.
+
+use foldhash::HashMap;
+
+use super::types::{SpvTy, Types};
+use super::{Inst, Op, Operand, limits};
+use crate::error::Error;
+
+/// The value of a module-level constant.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum ConstValue {
+    /// An integer or a boolean (1 true, 0 false); bits above the type's width are zero.
+    Int(u64),
+    /// A floating-point scalar, as its bit pattern (also `OpConstantNull` of a float).
+    Float(u64),
+    /// `OpConstantNull` of any type but a floating-point scalar: zero, null or
+    /// `zeroinitializer` (an integer reading of it is 0).
+    Null,
+    /// `OpUndef`.
+    Undef,
+    /// An undefined lane of a folded `OpVectorShuffle` (component `0xFFFFFFFF`).
+    Poison,
+    /// The value of the constant with this id (what `OpSelect` picks, what
+    /// `OpCompositeExtract` finds, a constituent of a declared composite).
+    Same(u32),
+    /// A composite declared by `OpConstantComposite`, `OpSpecConstantComposite` or
+    /// `OpConstantCompositeReplicateEXT`: its constituents are that instruction's
+    /// operands. The number is the instruction's position among the module-level
+    /// instructions.
+    Declared(u32),
+    /// A composite computed by folding.
+    Folded(Box<Folded>),
+    /// A module-level `OpVariable`: a value, but not a constant.
+    Variable,
+}
+
+/// A composite computed by folding: its type and its elements. A lane computed by an
+/// operation (`Int`, `Poison`) has the element type of the vector `ty`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Folded {
+    pub ty: u32,
+    pub elems: Vec<ConstValue>,
+}
+
+/// One constant: its value (or why it has none), its type and its position among the
+/// module-level instructions.
+#[derive(Clone, Debug)]
+struct Entry {
+    value: Result<ConstValue, Box<Error>>,
+    ty: u32,
+    op: Op,
+    at: u32,
+}
+
+/// The module's constants (and module-level variables) by id.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Constants {
+    entries: HashMap<u32, Entry>,
+}
+
+impl Constants {
+    /// The declared values of `globals` (the module-level instructions, in order): every
+    /// constant but `OpSpecConstantOp`, which [`Constants::fold`] adds.
+    pub(crate) fn read(globals: &[Inst], types: &Types) -> Constants {
+        let mut c = Constants::default();
+        for (at, inst) in globals.iter().enumerate() {
+            let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) else {
+                continue;
+            };
+            let value = match inst.op {
+                Op::ConstantTrue | Op::SpecConstantTrue => Ok(ConstValue::Int(1)),
+                Op::ConstantFalse | Op::SpecConstantFalse => Ok(ConstValue::Int(0)),
+                Op::Constant | Op::SpecConstant => scalar(inst, ty, types),
+                Op::ConstantComposite
+                | Op::SpecConstantComposite
+                | Op::ConstantCompositeReplicateEXT => Ok(ConstValue::Declared(at as u32)),
+                Op::ConstantNull => Ok(match types.get(ty) {
+                    Some(SpvTy::Float { .. }) => ConstValue::Float(0),
+                    _ => ConstValue::Null,
+                }),
+                Op::Undef => Ok(ConstValue::Undef),
+                Op::Variable => Ok(ConstValue::Variable),
+                _ => continue,
+            };
+            c.insert(id, ty, inst.op, at, value);
+        }
+        c
+    }
+
+    /// Folds every `OpSpecConstantOp` of `globals`, in order (after the input checks:
+    /// sizes are bounded).
+    pub(crate) fn fold(&mut self, globals: &[Inst], types: &Types) {
+        for (at, inst) in globals.iter().enumerate() {
+            if inst.op != Op::SpecConstantOp {
+                continue;
+            }
+            let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) else {
+                continue;
+            };
+            let value = Fold {
+                c: self,
+                types,
+                globals,
+                inst,
+                at: at as u32,
+            }
+            .spec_op(ty);
+            self.insert(id, ty, inst.op, at, value);
+        }
+    }
+
+    fn insert(&mut self, id: u32, ty: u32, op: Op, at: usize, value: Result<ConstValue, Error>) {
+        let entry = Entry {
+            value: value.map_err(Box::new),
+            ty,
+            op,
+            at: at as u32,
+        };
+        self.entries.insert(id, entry);
+    }
+
+    /// The value the constant `inst` declares, as the lowering reads it: the value or the
+    /// error computing it gave. `None` for an instruction this table does not know.
+    pub(crate) fn of(&self, inst: &Inst) -> Option<Result<&ConstValue, Error>> {
+        let e = self.entries.get(&inst.result_id?)?;
+        (e.op == inst.op).then(|| e.value.as_ref().map_err(|e| (**e).clone()))
+    }
+
+    /// The integer value of constant `id` (scopes, semantics, indices, array lengths): an
+    /// integer or boolean constant's, 0 for a null that is not a float, `None` otherwise.
+    pub(crate) fn int(&self, id: u32) -> Option<u64> {
+        match self.resolve(id)?.0 {
+            ConstValue::Int(v) => Some(*v),
+            ConstValue::Null => Some(0),
+            _ => None,
+        }
+    }
+
+    /// The integer value of element `i` of the composite constant `id` (`globals`: the
+    /// module-level instructions the table was read from), as [`Constants::int`] reads a
+    /// scalar.
+    pub(crate) fn element_int(&self, globals: &[Inst], id: u32, i: usize) -> Option<u64> {
+        match self.resolve(id)?.0 {
+            ConstValue::Declared(at) => {
+                let decl = globals.get(*at as usize)?;
+                let i = if decl.op == Op::ConstantCompositeReplicateEXT {
+                    0
+                } else {
+                    i
+                };
+                self.int(decl.id(i).ok()?)
+            }
+            ConstValue::Folded(f) => match f.elems.get(i)? {
+                ConstValue::Int(v) => Some(*v),
+                ConstValue::Same(c) => self.int(*c),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The value behind `id`, through `Same` (each refers to an earlier constant, so the
+    /// walk ends), with the type of the constant that holds it.
+    fn resolve(&self, mut id: u32) -> Option<(&ConstValue, u32)> {
+        loop {
+            let e = self.entries.get(&id)?;
+            match e.value.as_ref().ok()? {
+                ConstValue::Same(next) => id = *next,
+                v => return Some((v, e.ty)),
+            }
+        }
+    }
+}
+
+/// The value of `OpConstant` or `OpSpecConstant` of type `ty`.
+fn scalar(inst: &Inst, ty: u32, types: &Types) -> Result<ConstValue, Error> {
+    let bits: u64 = match inst.operand(0)? {
+        Operand::LiteralBit32(v) => u64::from(*v),
+        Operand::LiteralBit64(v) => *v,
+        other => return Err(inst.err(format!("constant value {other:?} is not a number"))),
+    };
+    match types.get(ty) {
+        Some(&SpvTy::Int { width, .. }) => Ok(ConstValue::Int(mask(bits, width))),
+        Some(SpvTy::Float { .. }) => Ok(ConstValue::Float(bits)),
+        _ => Err(inst.err("OpConstant of a non-scalar type")),
+    }
+}
+
+/// The folding of one `OpSpecConstantOp` (`inst`, at position `at`).
+struct Fold<'a> {
+    c: &'a Constants,
+    types: &'a Types,
+    globals: &'a [Inst],
+    inst: &'a Inst,
+    at: u32,
+}
+
+impl Fold<'_> {
+    fn spec_op(&self, rty: u32) -> Result<ConstValue, Error> {
+        let inst = self.inst;
+        let Operand::LiteralSpecConstantOpInteger(op) = inst.operand(0)? else {
+            return Err(inst.err("missing OpSpecConstantOp opcode"));
+        };
+        let op = *op;
+        let ids: Vec<u32> = inst.ids_from(1).unwrap_or_else(|_| {
+            // Composite operations carry literal indices after the ids.
+            inst.operands[1..]
+                .iter()
+                .filter_map(|o| match o {
+                    Operand::IdRef(i) => Some(*i),
+                    _ => None,
+                })
+                .collect()
+        });
+        let lits: Vec<u32> = inst.operands[1..]
+            .iter()
+            .filter_map(|o| match o {
+                Operand::LiteralBit32(v) => Some(*v),
+                _ => None,
+            })
+            .collect();
+        let unary = matches!(op, Op::SNegate | Op::Not | Op::LogicalNot);
+        if let Some(&SpvTy::Vector { elem, .. }) = self.types.get(rty)
+            && (unary || fold_binary(op, 0, 1, 32).is_some())
+        {
+            return self.componentwise(op, &ids, rty, elem);
+        }
+        let id = |i: usize, what: &str| {
+            ids.get(i)
+                .copied()
+                .ok_or_else(|| inst.err(format!("missing {what}")))
+        };
+        let result: u64 = match op {
+            Op::CompositeExtract => return self.extract(id(0, "composite")?, &lits),
+            Op::VectorShuffle => return self.shuffle(&ids, &lits, rty),
+            Op::CompositeInsert => {
+                let object = self.constant(id(0, "object")?)?;
+                let composite = self.constant(id(1, "composite")?)?;
+                return self.insert(composite, &lits, object);
+            }
+            Op::Select => {
+                let (c, _) = self.scalar(id(0, "operand")?)?;
+                let pick = if c & 1 == 1 { ids.get(1) } else { ids.get(2) };
+                return self.constant(*pick.ok_or_else(|| inst.err("missing operand"))?);
+            }
+            Op::FConvert => return self.fconvert(id(0, "operand")?, rty),
+            Op::UConvert | Op::SConvert => {
+                let (a, w) = self.scalar(id(0, "operand")?)?;
+                if op == Op::SConvert {
+                    sext(a, w) as u64
+                } else {
+                    a
+                }
+            }
+            Op::SNegate => self.scalar(id(0, "operand")?)?.0.wrapping_neg(),
+            Op::Not => !self.scalar(id(0, "operand")?)?.0,
+            Op::LogicalNot => u64::from(self.scalar(id(0, "operand")?)?.0 & 1 == 0),
+            _ => {
+                let (a, w) = self.scalar(id(0, "operand")?)?;
+                let (b, _) = self.scalar(id(1, "operand")?)?;
+                fold_binary(op, a, b, w).ok_or_else(|| {
+                    inst.unsupported_form(format!("OpSpecConstantOp {op:?} cannot be folded"))
+                })?
+            }
+        };
+        match self.types.get(rty) {
+            Some(&SpvTy::Int { width, .. }) => Ok(ConstValue::Int(mask(result, width))),
+            Some(SpvTy::Bool) => Ok(ConstValue::Int(mask(result, 1))),
+            _ => {
+                Err(inst.unsupported_form(format!("OpSpecConstantOp {op:?} on a non-scalar type")))
+            }
+        }
+    }
+
+    /// The entry of `id` if it is declared before this instruction.
+    fn entry(&self, id: u32) -> Option<&Entry> {
+        self.c.entries.get(&id).filter(|e| e.at < self.at)
+    }
+
+    /// `id` as an operand that must be a constant declared before.
+    fn constant(&self, id: u32) -> Result<ConstValue, Error> {
+        match self.entry(id).map(|e| &e.value) {
+            Some(Ok(v)) if *v != ConstValue::Variable => Ok(ConstValue::Same(id)),
+            _ => Err(self.inst.err(format!("%{id} is not a constant"))),
+        }
+    }
+
+    /// A scalar operand: its integer value and its type's width (a vector's lane width;
+    /// 0 for a type that is not a number).
+    fn scalar(&self, id: u32) -> Result<(u64, u32), Error> {
+        let inst = self.inst;
+        let e = self
+            .entry(id)
+            .ok_or_else(|| inst.err(format!("%{id} is not a constant")))?;
+        let width = scalar_width(self.types, e.ty);
+        let v = match e.value {
+            Ok(ConstValue::Variable) => None,
+            _ => self.c.int(id),
+        };
+        let v = v.ok_or_else(|| inst.unsupported_form(format!("cannot fold %{id}")))?;
+        Ok((v, width))
+    }
+
+    /// `v` (of type `ty` unless it is `Same`) with the type of what it is.
+    fn resolve<'v>(&'v self, v: &'v ConstValue, ty: Option<u32>) -> (&'v ConstValue, Option<u32>) {
+        match v {
+            ConstValue::Same(id) => match self.c.resolve(*id) {
+                Some((v, t)) => (v, Some(t)),
+                None => (v, None),
+            },
+            v => (v, ty),
+        }
+    }
+
+    /// The elements of a composite value (`None` when it is not a composite), with their
+    /// element type when that is one for all.
+    fn elements(&self, v: &ConstValue) -> Option<(Vec<ConstValue>, u32)> {
+        let (v, ty) = self.resolve(v, None);
+        match v {
+            ConstValue::Declared(at) => {
+                let decl = self.globals.get(*at as usize)?;
+                let ids = decl.ids_from(0).ok()?;
+                let mut elems: Vec<ConstValue> = ids.into_iter().map(ConstValue::Same).collect();
+                if decl.op == Op::ConstantCompositeReplicateEXT {
+                    let n = self.composite_len(ty?);
+                    let first = elems.first()?.clone();
+                    // The checks bound a replicated composite's size.
+                    if n > limits::MAX_COMPOSITE_ELEMENTS {
+                        return None;
+                    }
+                    elems = vec![first; n as usize];
+                }
+                Some((elems, ty?))
+            }
+            ConstValue::Folded(f) => Some((f.elems.clone(), f.ty)),
+            _ => None,
+        }
+    }
+
+    /// The number of constituents of a composite type.
+    fn composite_len(&self, ty: u32) -> u64 {
+        match self.types.get(ty) {
+            Some(SpvTy::Vector { n, .. } | SpvTy::Matrix { n, .. }) => u64::from(*n),
+            Some(SpvTy::Array { length, .. }) => self.c.int(*length).unwrap_or(0),
+            Some(SpvTy::Struct { members }) => members.len() as u64,
+            _ => 0,
+        }
+    }
+
+    /// The elements of the constant composite `id`, for a lane-by-lane operation.
+    fn composite_elements(&self, id: Option<&u32>) -> Result<(Vec<ConstValue>, u32), Error> {
+        let inst = self.inst;
+        let v = self.constant(*id.ok_or_else(|| inst.err("missing operand"))?)?;
+        self.elements(&v).ok_or_else(|| {
+            inst.unsupported_form("cannot fold an OpSpecConstantOp of this composite constant")
+        })
+    }
+
+    /// An integer lane of a vector of type `vty`: its value and width.
+    fn lane_int(&self, v: &ConstValue, vty: u32) -> Result<(u64, u32), Error> {
+        let (v, ty) = self.resolve(v, element_type(self.types, vty, 0));
+        let width = match ty.and_then(|t| self.types.get(t)) {
+            Some(&SpvTy::Int { width, .. }) => Some(width),
+            Some(SpvTy::Bool) => Some(1),
+            _ => None,
+        };
+        match (v, width) {
+            (ConstValue::Int(x), Some(w)) => Ok((*x, w)),
+            (ConstValue::Null, Some(w)) => Ok((0, w)),
+            _ => Err(self
+                .inst
+                .unsupported_form("cannot fold a lane of this constant")),
+        }
+    }
+
+    /// An integer or logical operation on vectors, lane by lane (`rty` the result vector
+    /// type, `elem` its lane type).
+    fn componentwise(&self, op: Op, ids: &[u32], rty: u32, elem: u32) -> Result<ConstValue, Error> {
+        let inst = self.inst;
+        let (a, aty) = self.composite_elements(ids.first())?;
+        let unary = matches!(op, Op::SNegate | Op::Not | Op::LogicalNot);
+        let (b, bty) = if unary {
+            (Vec::new(), aty)
+        } else {
+            self.composite_elements(ids.get(1))?
+        };
+        let lane_width = scalar_width(self.types, elem);
+        let mut lanes = Vec::with_capacity(a.len());
+        for (i, x) in a.iter().enumerate() {
+            let (x, w) = self.lane_int(x, aty)?;
+            let r = match op {
+                Op::SNegate => x.wrapping_neg(),
+                Op::Not => !x,
+                Op::LogicalNot => u64::from(x & 1 == 0),
+                _ => {
+                    let y = b
+                        .get(i)
+                        .ok_or_else(|| inst.err("operands of different lengths"))?;
+                    let (y, _) = self.lane_int(y, bty)?;
+                    fold_binary(op, x, y, w).ok_or_else(|| {
+                        inst.unsupported_form(format!("OpSpecConstantOp {op:?} cannot be folded"))
+                    })?
+                }
+            };
+            lanes.push(ConstValue::Int(mask(r, lane_width)));
+        }
+        Ok(ConstValue::Folded(Box::new(Folded {
+            ty: rty,
+            elems: lanes,
+        })))
+    }
+
+    /// `OpCompositeExtract` of the constant `id` at the path `lits`.
+    fn extract(&self, id: u32, lits: &[u32]) -> Result<ConstValue, Error> {
+        let inst = self.inst;
+        let mut c = self.constant(id)?;
+        for &l in lits {
+            let (v, _) = self.resolve(&c, None);
+            c = match v {
+                ConstValue::Declared(_) | ConstValue::Folded(_) => {
+                    let (elems, _) = self.elements(&c).ok_or_else(|| {
+                        inst.unsupported_form("cannot fold CompositeExtract of this constant")
+                    })?;
+                    elems
+                        .into_iter()
+                        .nth(l as usize)
+                        .ok_or_else(|| inst.err("index out of range"))?
+                }
+                _ => {
+                    return Err(
+                        inst.unsupported_form("cannot fold CompositeExtract of this constant")
+                    );
+                }
+            };
+        }
+        Ok(c)
+    }
+
+    /// `OpVectorShuffle` of the constants `ids[0]` and `ids[1]` into type `rty`.
+    fn shuffle(&self, ids: &[u32], lits: &[u32], rty: u32) -> Result<ConstValue, Error> {
+        let inst = self.inst;
+        let (first, _) = self.composite_elements(ids.first())?;
+        let (second, _) = self.composite_elements(ids.get(1))?;
+        if !matches!(self.types.get(rty), Some(SpvTy::Vector { .. })) {
+            return Err(inst.err("OpVectorShuffle of a non-vector type"));
+        }
+        let picked = lits
+            .iter()
+            .map(|&k| match k {
+                // An undefined component.
+                0xFFFF_FFFF => Ok(ConstValue::Poison),
+                k => first
+                    .iter()
+                    .chain(&second)
+                    .nth(k as usize)
+                    .cloned()
+                    .ok_or_else(|| inst.err(format!("component {k} out of range"))),
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        Ok(ConstValue::Folded(Box::new(Folded {
+            ty: rty,
+            elems: picked,
+        })))
+    }
+
+    /// `composite` with the element at `path` replaced by `object` (`OpCompositeInsert`),
+    /// level by level without recursion.
+    fn insert(
+        &self,
+        composite: ConstValue,
+        path: &[u32],
+        object: ConstValue,
+    ) -> Result<ConstValue, Error> {
+        let inst = self.inst;
+        let mut levels: Vec<(u32, Vec<ConstValue>, usize)> = Vec::with_capacity(path.len());
+        let mut at = composite;
+        for &l in path {
+            let (elems, ty) = self.elements(&at).ok_or_else(|| {
+                inst.unsupported_form("cannot fold CompositeInsert into this constant")
+            })?;
+            let next = elems
+                .get(l as usize)
+                .cloned()
+                .ok_or_else(|| inst.err("index out of range"))?;
+            levels.push((ty, elems, l as usize));
+            at = next;
+        }
+        let mut value = object;
+        while let Some((ty, mut elems, l)) = levels.pop() {
+            elems[l] = value;
+            value = ConstValue::Folded(Box::new(Folded { ty, elems }));
+        }
+        Ok(value)
+    }
+
+    /// `OpFConvert` of the constant `id` to type `rty`.
+    fn fconvert(&self, id: u32, rty: u32) -> Result<ConstValue, Error> {
+        let inst = self.inst;
+        let src = self.constant(id)?;
+        let (v, ty) = self.resolve(&src, None);
+        let v = match (v, ty.and_then(|t| self.types.get(t))) {
+            (&ConstValue::Float(bits), t) => match t {
+                Some(SpvTy::Float {
+                    width: 16,
+                    encoded: false,
+                }) => half_to_f64(bits as u16),
+                Some(SpvTy::Float {
+                    width: 32,
+                    encoded: false,
+                }) => f64::from(f32::from_bits(bits as u32)),
+                _ => f64::from_bits(bits),
+            },
+            _ => return Err(inst.unsupported_form("FConvert of a non-float constant")),
+        };
+        let bits = match self.types.get(rty) {
+            Some(SpvTy::Float {
+                width: 16,
+                encoded: false,
+            }) => f64_to_half_bits(v),
+            Some(SpvTy::Float {
+                width: 32,
+                encoded: false,
+            }) => u64::from((v as f32).to_bits()),
+            Some(SpvTy::Float {
+                width: 64,
+                encoded: false,
+            }) => v.to_bits(),
+            _ => return Err(inst.unsupported_form("FConvert to a non-float type")),
+        };
+        Ok(ConstValue::Float(bits))
+    }
+}
+
+/// The type of element `i` of composite type `ty`.
+pub(crate) fn element_type(types: &Types, ty: u32, i: usize) -> Option<u32> {
+    match types.get(ty)? {
+        SpvTy::Vector { elem, .. } | SpvTy::Array { elem, .. } | SpvTy::RuntimeArray { elem } => {
+            Some(*elem)
+        }
+        SpvTy::Matrix { col, .. } => Some(*col),
+        SpvTy::Struct { members } => members.get(i).copied(),
+        _ => None,
+    }
+}
+
+/// The width of a scalar type or of a vector's lanes (1 for a boolean, 0 for a type that
+/// is not a number).
+fn scalar_width(types: &Types, ty: u32) -> u32 {
+    let scalar = match types.get(ty) {
+        Some(SpvTy::Vector { elem, .. }) => *elem,
+        _ => ty,
+    };
+    match types.get(scalar) {
+        Some(SpvTy::Int { width, .. } | SpvTy::Float { width, .. }) => *width,
+        Some(SpvTy::Bool) => 1,
+        _ => 0,
+    }
+}
+
+/// `v`'s low `w` bits (all of them from 64 up).
+fn mask(v: u64, w: u32) -> u64 {
+    if w >= 64 { v } else { v & ((1u64 << w) - 1) }
+}
+
+/// IEEE half bits → f64.
+fn half_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = i32::from((h >> 10) & 0x1f);
+    let man = f64::from(h & 0x3ff);
+    sign * match exp {
+        0 => man * 2f64.powi(-24),
+        0x1f if man == 0.0 => f64::INFINITY,
+        0x1f => f64::NAN,
+        e => (1.0 + man / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+/// Converts an f64 to IEEE half bits (round to nearest even). A set value (`spec`), a
+/// folded `OpFConvert` to half and a half constant the lowering makes round alike because
+/// all call this.
+pub(crate) fn f64_to_half_bits(v: f64) -> u64 {
+    let f = v as f32;
+    let b = f.to_bits();
+    let sign = (b >> 16) & 0x8000;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    let h = if exp == 0xff {
+        0x7c00 | if man != 0 { 0x200 } else { 0 }
+    } else {
+        let e = exp - 127 + 15;
+        if e >= 0x1f {
+            0x7c00
+        } else if e <= 0 {
+            if e < -10 {
+                0
+            } else {
+                let m = man | 0x80_0000;
+                let shift = (14 - e) as u32;
+                let half = m >> shift;
+                let rem = m & ((1 << shift) - 1);
+                let mid = 1 << (shift - 1);
+                half + u32::from(rem > mid || (rem == mid && half & 1 == 1))
+            }
+        } else {
+            let half = ((e as u32) << 10) | (man >> 13);
+            let rem = man & 0x1fff;
+            half + u32::from(rem > 0x1000 || (rem == 0x1000 && half & 1 == 1))
+        }
+    };
+    u64::from(sign | h)
+}
+
+/// Folds an integer or logical binary operation of `OpSpecConstantOp` on `w`-bit operands
+/// (`None`: not one of the operations SPIR-V allows there). Division by zero gives 0.
+fn fold_binary(op: Op, a: u64, b: u64, w: u32) -> Option<u64> {
+    let (sa, sb) = (sext(a, w), sext(b, w));
+    let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let (ua, ub) = (a & mask, b & mask);
+    Some(match op {
+        Op::IAdd => a.wrapping_add(b),
+        Op::ISub => a.wrapping_sub(b),
+        Op::IMul => a.wrapping_mul(b),
+        Op::UDiv => ua.checked_div(ub).unwrap_or(0),
+        Op::SDiv => sa.checked_div(sb).unwrap_or(0) as u64,
+        Op::UMod => ua.checked_rem(ub).unwrap_or(0),
+        Op::SRem => sa.checked_rem(sb).unwrap_or(0) as u64,
+        Op::SMod => {
+            let r = sa.checked_rem(sb).unwrap_or(0);
+            (if r != 0 && (r < 0) != (sb < 0) {
+                r + sb
+            } else {
+                r
+            }) as u64
+        }
+        Op::ShiftLeftLogical => ua.checked_shl(ub as u32).unwrap_or(0),
+        Op::ShiftRightLogical => ua.checked_shr(ub as u32).unwrap_or(0),
+        Op::ShiftRightArithmetic => sa
+            .checked_shr(ub as u32)
+            .unwrap_or(if sa < 0 { -1 } else { 0 }) as u64,
+        Op::BitwiseAnd | Op::LogicalAnd => a & b,
+        Op::BitwiseOr | Op::LogicalOr => a | b,
+        Op::BitwiseXor => a ^ b,
+        Op::IEqual | Op::LogicalEqual => u64::from(ua == ub),
+        Op::INotEqual | Op::LogicalNotEqual => u64::from(ua != ub),
+        Op::ULessThan => u64::from(ua < ub),
+        Op::ULessThanEqual => u64::from(ua <= ub),
+        Op::UGreaterThan => u64::from(ua > ub),
+        Op::UGreaterThanEqual => u64::from(ua >= ub),
+        Op::SLessThan => u64::from(sa < sb),
+        Op::SLessThanEqual => u64::from(sa <= sb),
+        Op::SGreaterThan => u64::from(sa > sb),
+        Op::SGreaterThanEqual => u64::from(sa >= sb),
+        _ => return None,
+    })
+}
+
+/// `v`'s low `w` bits, sign-extended (all 64 for a width of 0 or from 64 up).
+fn sext(v: u64, w: u32) -> i64 {
+    if w == 0 || w >= 64 {
+        v as i64
+    } else {
+        ((v << (64 - w)) as i64) >> (64 - w)
+    }
+}
