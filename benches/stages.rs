@@ -19,7 +19,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use rspirv::dr::{self, Operand};
 use spirv::Op;
 use spirv_lift::Options;
-use spirv_lift::analysis::{Block, Cfg, DomTree, IrreducibleCycles, Loops};
+use spirv_lift::analysis::{Cfg, DomTree, IrreducibleCycles, Loops, Node};
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -54,7 +54,7 @@ fn input_path() -> PathBuf {
 /// Per-function successor lists in module block order, as the lowering builds them
 /// (`OpBranch` operand 0, `OpBranchConditional` operands 1 and 2, `OpSwitch` operand 1 and
 /// every label operand after it), from rspirv's reading of the module.
-fn successor_lists(module: &dr::Module) -> Vec<Vec<Vec<Block>>> {
+fn successor_lists(module: &dr::Module) -> Vec<Vec<Vec<Node>>> {
     module
         .functions
         .iter()
@@ -66,7 +66,7 @@ fn successor_lists(module: &dr::Module) -> Vec<Vec<Vec<Block>>> {
                 .enumerate()
                 .map(|(i, b)| (b.label_id().expect("block label"), i as u32))
                 .collect();
-            let block = |id: u32| Block(index[&id]);
+            let block = |id: u32| Node(index[&id]);
             let id = |t: &dr::Instruction, n: usize| t.operands[n].unwrap_id_ref();
             f.blocks
                 .iter()

@@ -21,7 +21,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 
-use spirv_lift::analysis::{Block, Cfg, DomTree, IrreducibleCycles, Loops};
+use spirv_lift::analysis::{Cfg, DomTree, IrreducibleCycles, Loops, Node};
 use spirv_lift_tools::reader;
 use spirv_lift_tools::verify::{verify_function, verify_text};
 
@@ -279,9 +279,9 @@ fn random_cfg(rng: &mut Lcg) -> Vec<Vec<usize>> {
 fn random_function(rng: &mut Lcg) -> GenFn {
     let succs = random_cfg(rng);
     let n = succs.len();
-    let cfg_input: Vec<Vec<Block>> = succs
+    let cfg_input: Vec<Vec<Node>> = succs
         .iter()
-        .map(|s| s.iter().map(|&t| Block(t as u32)).collect())
+        .map(|s| s.iter().map(|&t| Node(t as u32)).collect())
         .collect();
     let cfg = Cfg::new(&cfg_input).expect("generated CFG is well-formed");
     let dom = DomTree::compute(&cfg);
@@ -332,7 +332,7 @@ fn random_function(rng: &mut Lcg) -> GenFn {
         if !rng.chance(55) {
             continue;
         }
-        let blk = Block(b as u32);
+        let blk = Node(b as u32);
         let owner = if cycles.cycle_of(blk).is_some() {
             None
         } else {
@@ -361,7 +361,7 @@ fn random_function(rng: &mut Lcg) -> GenFn {
             let Some(t) = heart[l.index()] else { continue };
             let h = loops.header(l);
             if let Some(b) = (0..n).find(|&b| {
-                let blk = Block(b as u32);
+                let blk = Node(b as u32);
                 !loops.contains(l, blk) && dom.dominates(h, blk) && f.blocks[b].events.is_empty()
             }) {
                 f.blocks[b].events.push(Event::Op(Some(t)));

@@ -46,7 +46,7 @@ pub enum Item {
     /// types, declarations.
     Line(String),
     /// A function definition.
-    Function(Function),
+    Function(FunctionText),
     /// `attributes #id = { attrs }`.
     Attributes {
         /// The group number, without `#`.
@@ -58,9 +58,9 @@ pub enum Item {
     Metadata(MdDef),
 }
 
-/// A function definition.
+/// A function definition, line by line as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Function {
+pub struct FunctionText {
     /// Name, without `@` (quotes removed).
     pub name: String,
     /// The `define … {` line as written.
@@ -84,12 +84,12 @@ pub enum BodyItem {
         rest: String,
     },
     /// An instruction.
-    Inst(Inst),
+    Inst(InstText),
 }
 
-/// An instruction.
+/// An instruction statement, in the parts of its text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Inst {
+pub struct InstText {
     /// `%name` as written, when the instruction has a named result.
     pub result: Option<String>,
     /// The first word (`call`, `tail`, `fence`, `load`, …).
@@ -105,7 +105,7 @@ pub struct Inst {
     pub comment: Option<String>,
 }
 
-impl Inst {
+impl InstText {
     /// The node attached with `kind`, if any.
     pub fn attachment(&self, kind: &str) -> Option<&str> {
         self.attachments
@@ -292,7 +292,7 @@ fn read_attributes(line: &str, lineno: usize) -> Result<Item, ReadError> {
 
 /// Reads a function from its `define` line at `start`; returns it and the index after
 /// its closing `}`.
-fn read_function(lines: &[&str], start: usize) -> Result<(Function, usize), ReadError> {
+fn read_function(lines: &[&str], start: usize) -> Result<(FunctionText, usize), ReadError> {
     let header = lines.get(start).copied().unwrap_or("");
     let (code, _) = split_comment(header, start + 1)?;
     if !code.ends_with('{') {
@@ -313,7 +313,7 @@ fn read_function(lines: &[&str], start: usize) -> Result<(Function, usize), Read
         let t = line.trim();
         if line == "}" {
             return Ok((
-                Function {
+                FunctionText {
                     name,
                     header: header.to_string(),
                     body,
@@ -392,8 +392,8 @@ fn top_commas(s: &str) -> Vec<usize> {
 }
 
 /// Reads one statement (`text` may span lines); `lineno` is its first line.
-fn read_inst(text: &str, lineno: usize) -> Result<Inst, ReadError> {
-    let mut inst = Inst::default();
+fn read_inst(text: &str, lineno: usize) -> Result<InstText, ReadError> {
+    let mut inst = InstText::default();
     // Only the last line can carry a trailing comment that is not part of the operands.
     let last_start = text.rfind('\n').map_or(0, |n| n + 1);
     let (last_code, comment) = split_comment(text.get(last_start..).unwrap_or(""), lineno)?;
@@ -717,7 +717,7 @@ fn write_md_body(w: &mut dyn Write, b: &MdBody) -> fmt::Result {
     }
 }
 
-fn write_inst(w: &mut dyn Write, inst: &Inst) -> fmt::Result {
+fn write_inst(w: &mut dyn Write, inst: &InstText) -> fmt::Result {
     w.write_str("  ")?;
     if let Some(r) = &inst.result {
         write!(w, "{r} = ")?;
@@ -809,7 +809,7 @@ impl Document {
     }
 
     /// Function definitions in order.
-    pub fn functions(&self) -> impl Iterator<Item = &Function> {
+    pub fn functions(&self) -> impl Iterator<Item = &FunctionText> {
         self.items.iter().filter_map(|i| match i {
             Item::Function(f) => Some(f),
             Item::Blank
@@ -856,9 +856,9 @@ impl Document {
     }
 }
 
-impl Function {
+impl FunctionText {
     /// The instructions in order.
-    pub fn insts(&self) -> impl Iterator<Item = &Inst> {
+    pub fn insts(&self) -> impl Iterator<Item = &InstText> {
         self.body.iter().filter_map(|b| match b {
             BodyItem::Inst(i) => Some(i),
             BodyItem::Blank | BodyItem::Comment(_) | BodyItem::Label { .. } => None,

@@ -68,7 +68,7 @@ use crate::reader::{
     self, CallSite, ConvergenceIntrinsic, IrFunction, IrModule, Operand, ReadError,
 };
 use crate::syntax;
-use spirv_lift::analysis::{Block, Cfg, DomTree, IrreducibleCycles, LoopId, Loops};
+use spirv_lift::analysis::{Cfg, DomTree, IrreducibleCycles, LoopId, Loops, Node};
 
 /// One violation of a static rule, at the offending instruction (or, for a problem of
 /// the whole function, its `define`).
@@ -374,13 +374,13 @@ impl<'a> FnVerifier<'a> {
             .map(|(i, b)| (b.label.as_str(), i))
             .rev()
             .collect();
-        let mut succs: Vec<Vec<Block>> = Vec::with_capacity(f.blocks.len());
+        let mut succs: Vec<Vec<Node>> = Vec::with_capacity(f.blocks.len());
         let mut unknown: BTreeSet<&str> = BTreeSet::new();
         for block in &f.blocks {
             let mut list = Vec::new();
             for s in block.successors() {
                 match labels.get(s) {
-                    Some(&i) => list.push(Block(i as u32)),
+                    Some(&i) => list.push(Node(i as u32)),
                     None => {
                         unknown.insert(s);
                     }
@@ -417,14 +417,14 @@ impl<'a> FnVerifier<'a> {
             let Some(def) = self.defs.get(use_.token) else {
                 continue;
             };
-            if !g.cfg.is_reachable(Block(use_.block as u32)) {
+            if !g.cfg.is_reachable(Node(use_.block as u32)) {
                 continue;
             }
             let ok = if def.block == use_.block {
                 def.index < use_.index
             } else {
                 g.dom
-                    .dominates(Block(def.block as u32), Block(use_.block as u32))
+                    .dominates(Node(def.block as u32), Node(use_.block as u32))
             };
             use_.valid = ok;
             if !ok {
@@ -476,7 +476,7 @@ impl<'a> FnVerifier<'a> {
             if def.block == use_.block {
                 continue;
             }
-            let (b, d) = (Block(use_.block as u32), Block(def.block as u32));
+            let (b, d) = (Node(use_.block as u32), Node(def.block as u32));
             let mut l = g.loops.loop_of(b);
             let mut outer = None;
             while let Some(x) = l {
@@ -505,7 +505,7 @@ impl<'a> FnVerifier<'a> {
         // dominated by D, `O(|subtree(D)| + edges)` per such D.
         let mut scc = SccScratch::new(g.cfg.num_blocks());
         for d in general {
-            let comps = scc.strict_subtree_components(g, Block(d as u32));
+            let comps = scc.strict_subtree_components(g, Node(d as u32));
             for comp in comps.into_iter().filter(|c| c.cyclic) {
                 self.check_cycle(g, d, &comp.blocks, &mut reported_pairs);
             }
@@ -517,7 +517,7 @@ impl<'a> FnVerifier<'a> {
         &mut self,
         g: &Graph,
         d: usize,
-        s: &[Block],
+        s: &[Node],
         reported_pairs: &mut BTreeSet<(usize, usize)>,
     ) {
         // Uses in `s` of tokens defined outside it: their definitions dominate `d`.
@@ -530,7 +530,7 @@ impl<'a> FnVerifier<'a> {
                 let Some(def) = self.defs.get(use_.token) else {
                     continue;
                 };
-                if g.dom.dominates(Block(def.block as u32), Block(d as u32)) {
+                if g.dom.dominates(Node(def.block as u32), Node(d as u32)) {
                     outside.push(u);
                 }
             }
@@ -569,7 +569,7 @@ impl<'a> FnVerifier<'a> {
                              that does not contain its definition"
                         ),
                     );
-                } else if !s.iter().all(|&x| g.dom.dominates(Block(ub as u32), x)) {
+                } else if !s.iter().all(|&x| g.dom.dominates(Node(ub as u32), x)) {
                     let cycle_desc = cycle_desc(self);
                     self.report(
                         at,
@@ -611,7 +611,7 @@ impl<'a> FnVerifier<'a> {
     }
 
     /// A short description of a set of blocks for messages.
-    fn describe(&self, s: &[Block]) -> String {
+    fn describe(&self, s: &[Node]) -> String {
         let mut s = s.to_vec();
         s.sort_unstable();
         let mut names: Vec<String> = s
@@ -668,7 +668,7 @@ impl<'a> FnVerifier<'a> {
     fn nesting_violations(&self, g: &Graph) -> Vec<(usize, usize)> {
         let key = |t: usize| {
             self.defs.get(t).and_then(|d| {
-                let depth = g.dom.depth(Block(d.block as u32))?;
+                let depth = g.dom.depth(Node(d.block as u32))?;
                 Some(((depth as u64) << 32) | d.index as u64)
             })
         };
@@ -727,7 +727,7 @@ impl<'a> FnVerifier<'a> {
         let mut range = LiveRange::new(g.cfg.num_blocks());
         let mut out = BTreeSet::new();
         for (t, def) in self.defs.iter().enumerate() {
-            if !g.cfg.is_reachable(Block(def.block as u32)) {
+            if !g.cfg.is_reachable(Node(def.block as u32)) {
                 continue;
             }
             let blocks = range.compute(self, g, t, &uses_of);
@@ -746,7 +746,7 @@ impl<'a> FnVerifier<'a> {
                     };
                     let def_inside = g
                         .dom
-                        .dominates(Block(def.block as u32), Block(odef.block as u32))
+                        .dominates(Node(def.block as u32), Node(odef.block as u32))
                         && (odef.block != def.block || odef.index > def.index)
                         && in_region(odef.block, odef.index);
                     if in_region(other.block, other.index) && !def_inside {

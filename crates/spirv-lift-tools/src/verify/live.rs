@@ -54,9 +54,9 @@ impl LiveRange {
         let mut blocks = vec![def.block];
         while let Some(b) = self.work.pop() {
             blocks.push(b);
-            for &p in g.cfg.preds(Block(b as u32)) {
+            for &p in g.cfg.preds(Node(b as u32)) {
                 let p = p.index();
-                if p != def.block && g.cfg.is_reachable(Block(p as u32)) && !self.live.is_set(p) {
+                if p != def.block && g.cfg.is_reachable(Node(p as u32)) && !self.live.is_set(p) {
                     self.live.set(p, 1);
                     self.work.push(p);
                 }
@@ -78,7 +78,7 @@ impl LiveRange {
         let len = v.f.blocks.get(b).map_or(0, |blk| blk.insts.len());
         let live_out = g
             .cfg
-            .succs(Block(b as u32))
+            .succs(Node(b as u32))
             .iter()
             .any(|s| s.index() != def.block && self.live.is_set(s.index()));
         let lo = if b == def.block { def.index + 1 } else { 0 };

@@ -48,7 +48,7 @@ impl Marks {
 
 /// A strongly connected component.
 pub(super) struct Component {
-    pub(super) blocks: Vec<Block>,
+    pub(super) blocks: Vec<Node>,
     /// More than one block, or one block with an edge to itself.
     pub(super) cyclic: bool,
 }
@@ -75,7 +75,7 @@ impl SccScratch {
     /// The strongly connected components of the subgraph induced by the blocks
     /// strictly dominated by `d` (R. E. Tarjan, "Depth-First Search and Linear Graph
     /// Algorithms", SIAM J. Computing 1(2), 1972; iterative).
-    pub(super) fn strict_subtree_components(&mut self, g: &Graph, d: Block) -> Vec<Component> {
+    pub(super) fn strict_subtree_components(&mut self, g: &Graph, d: Node) -> Vec<Component> {
         const UNVISITED: u32 = u32::MAX;
         self.member.next_epoch();
         let sub = g.dom.subtree(d).get(1..).unwrap_or(&[]);
@@ -86,8 +86,8 @@ impl SccScratch {
             }
         }
         let mut next = 0u32;
-        let mut stack: Vec<Block> = Vec::new();
-        let mut call: Vec<(Block, usize)> = Vec::new();
+        let mut stack: Vec<Node> = Vec::new();
+        let mut call: Vec<(Node, usize)> = Vec::new();
         let mut out = Vec::new();
         for &root in sub {
             if self.index.get(root.index()) != Some(&UNVISITED) {
@@ -139,10 +139,10 @@ impl SccScratch {
 
     pub(super) fn visit(
         &mut self,
-        v: Block,
+        v: Node,
         next: &mut u32,
-        stack: &mut Vec<Block>,
-        call: &mut Vec<(Block, usize)>,
+        stack: &mut Vec<Node>,
+        call: &mut Vec<(Node, usize)>,
     ) {
         if let (Some(i), Some(l), Some(s)) = (
             self.index.get_mut(v.index()),

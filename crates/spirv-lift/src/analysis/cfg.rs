@@ -9,11 +9,13 @@ use std::fmt;
 
 use super::NONE;
 
-/// A basic block, numbered `0..n`; block 0 is the entry of every [`Cfg`].
+/// A node of a [`Cfg`]: a basic block, numbered `0..n`; node 0 is the entry of every
+/// graph. (Named `Node` so that it is not mistaken for the LLVM model's `Block` or the
+/// decoded `spirv::BasicBlock`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Block(pub u32);
+pub struct Node(pub u32);
 
-impl Block {
+impl Node {
     /// The block number as an index into per-block arrays.
     #[inline]
     pub fn index(self) -> usize {
@@ -21,7 +23,7 @@ impl Block {
     }
 }
 
-impl fmt::Display for Block {
+impl fmt::Display for Node {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "block {}", self.0)
     }
@@ -33,9 +35,9 @@ pub enum CfgError {
     /// `block` lists a successor that is not one of the `n` blocks.
     SuccessorOutOfRange {
         /// The block whose successor list is wrong.
-        block: Block,
+        block: Node,
         /// The successor, `>= n`.
-        succ: Block,
+        succ: Node,
     },
     /// More blocks (at most `u32::MAX - 1`) or edges (at most `u32::MAX - 1`) than the
     /// compact `u32` representation can hold.
@@ -65,32 +67,32 @@ impl fmt::Display for CfgError {
 
 impl std::error::Error for CfgError {}
 
-/// A control-flow graph with entry `Block(0)`.
+/// A control-flow graph with entry `Node(0)`.
 ///
 /// Edges are kept with multiplicity: a block that lists the same successor twice
 /// (e.g. both arms of a conditional branch going to one block) has that successor twice
 /// in [`succs`](Cfg::succs), and appears twice in the target's [`preds`](Cfg::preds).
 ///
-/// Queries taking a [`Block`] accept any value: a block `>= num_blocks()` is treated as
+/// Queries taking a [`Node`] accept any value: a block `>= num_blocks()` is treated as
 /// an unreachable block without edges.
 #[derive(Clone, Debug)]
 pub struct Cfg {
     succ_off: Vec<u32>,
-    succ: Vec<Block>,
+    succ: Vec<Node>,
     pred_off: Vec<u32>,
-    pred: Vec<Block>,
-    rpo: Vec<Block>,
+    pred: Vec<Node>,
+    rpo: Vec<Node>,
     rpo_index: Vec<u32>,
 }
 
 impl Cfg {
-    /// Builds the graph from each block's successor list (`succs[i]` for `Block(i)`).
+    /// Builds the graph from each block's successor list (`succs[i]` for `Node(i)`).
     ///
     /// # Errors
     /// [`CfgError::SuccessorOutOfRange`] for the first successor `>= succs.len()`
     /// (blocks in order, successors in listed order); [`CfgError::TooLarge`] if the
     /// block or edge count does not fit the compact representation.
-    pub fn new(succs: &[Vec<Block>]) -> Result<Cfg, CfgError> {
+    pub fn new(succs: &[Vec<Node>]) -> Result<Cfg, CfgError> {
         let n = succs.len();
         let limit = NONE as usize;
         let mut edges = 0usize;
@@ -101,7 +103,7 @@ impl Cfg {
             }
             if let Some(&succ) = list.iter().find(|s| s.index() >= n) {
                 return Err(CfgError::SuccessorOutOfRange {
-                    block: Block(i as u32),
+                    block: Node(i as u32),
                     succ,
                 });
             }
@@ -126,11 +128,11 @@ impl Cfg {
             pred_off[i + 1] += pred_off[i];
         }
         let mut fill: Vec<u32> = pred_off[..n].to_vec();
-        let mut pred = vec![Block(0); edges];
+        let mut pred = vec![Node(0); edges];
         for (b, list) in succs.iter().enumerate() {
             for s in list {
                 let slot = &mut fill[s.index()];
-                pred[*slot as usize] = Block(b as u32);
+                pred[*slot as usize] = Node(b as u32);
                 *slot += 1;
             }
         }
@@ -155,7 +157,7 @@ impl Cfg {
         let mut post = Vec::new();
         if n > 0 {
             // `rpo_index` doubles as the "visited" mark during the search.
-            let mut stack: Vec<(Block, u32)> = vec![(Block(0), 0)];
+            let mut stack: Vec<(Node, u32)> = vec![(Node(0), 0)];
             rpo_index[0] = 0;
             while let Some(top) = stack.last_mut() {
                 let (b, i) = *top;
@@ -179,10 +181,10 @@ impl Cfg {
         self.rpo_index = rpo_index;
     }
 
-    /// The entry block, always `Block(0)`.
+    /// The entry block, always `Node(0)`.
     #[inline]
-    pub fn entry(&self) -> Block {
-        Block(0)
+    pub fn entry(&self) -> Node {
+        Node(0)
     }
 
     /// Number of blocks `n` (reachable or not).
@@ -199,24 +201,24 @@ impl Cfg {
 
     /// Successors of `b` in the order they were given (with repeats); empty for an
     /// out-of-range block.
-    pub fn succs(&self, b: Block) -> &[Block] {
+    pub fn succs(&self, b: Node) -> &[Node] {
         csr_slice(&self.succ_off, &self.succ, b.index())
     }
 
     /// Predecessors of `b` with multiplicity, ordered by predecessor number (and by
     /// successor-list position for repeated edges); includes unreachable predecessors.
-    pub fn preds(&self, b: Block) -> &[Block] {
+    pub fn preds(&self, b: Node) -> &[Node] {
         csr_slice(&self.pred_off, &self.pred, b.index())
     }
 
     /// Reverse post-order of the blocks reachable from the entry (entry first).
     #[inline]
-    pub fn rpo(&self) -> &[Block] {
+    pub fn rpo(&self) -> &[Node] {
         &self.rpo
     }
 
     /// Position of `b` in [`rpo`](Cfg::rpo), or `None` if `b` is unreachable.
-    pub fn rpo_index(&self, b: Block) -> Option<u32> {
+    pub fn rpo_index(&self, b: Node) -> Option<u32> {
         self.rpo_index
             .get(b.index())
             .copied()
@@ -224,7 +226,7 @@ impl Cfg {
     }
 
     /// Whether `b` is reachable from the entry.
-    pub fn is_reachable(&self, b: Block) -> bool {
+    pub fn is_reachable(&self, b: Node) -> bool {
         self.rpo_index(b).is_some()
     }
 }
@@ -241,8 +243,8 @@ pub(super) fn csr_slice<'a, T>(off: &[u32], data: &'a [T], i: usize) -> &'a [T] 
 mod tests {
     use super::*;
 
-    fn b(i: u32) -> Block {
-        Block(i)
+    fn b(i: u32) -> Node {
+        Node(i)
     }
 
     #[test]

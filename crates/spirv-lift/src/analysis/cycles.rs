@@ -11,15 +11,15 @@
 //! A remaining component can never be a single block: a self-loop is a back edge.
 
 use super::NONE;
-use super::cfg::{Block, Cfg};
+use super::cfg::{Cfg, Node};
 use super::dom::DomTree;
 
 /// The irreducible cycles of a CFG.
 #[derive(Clone, Debug)]
 pub struct IrreducibleCycles {
-    cycles: Vec<Vec<Block>>,
+    cycles: Vec<Vec<Node>>,
     cycle_of: Vec<u32>,
-    entries: Vec<Vec<Block>>,
+    entries: Vec<Vec<Node>>,
 }
 
 impl IrreducibleCycles {
@@ -27,15 +27,15 @@ impl IrreducibleCycles {
     pub fn compute(cfg: &Cfg, dom: &DomTree) -> IrreducibleCycles {
         let n = cfg.num_blocks();
         // Forward (non-back) edge between reachable blocks.
-        let forward = |u: Block, v: Block| cfg.is_reachable(v) && !dom.dominates(v, u);
+        let forward = |u: Node, v: Node| cfg.is_reachable(v) && !dom.dominates(v, u);
 
         let mut index = vec![NONE; n];
         let mut low = vec![0u32; n];
         let mut on_stack = vec![false; n];
-        let mut scc_stack: Vec<Block> = Vec::new();
-        let mut call: Vec<(Block, u32)> = Vec::new();
+        let mut scc_stack: Vec<Node> = Vec::new();
+        let mut call: Vec<(Node, u32)> = Vec::new();
         let mut next_index = 0u32;
-        let mut cycles: Vec<Vec<Block>> = Vec::new();
+        let mut cycles: Vec<Vec<Node>> = Vec::new();
 
         for &root in cfg.rpo() {
             if index[root.index()] != NONE {
@@ -131,12 +131,12 @@ impl IrreducibleCycles {
     }
 
     /// The cycles, each a sorted list of at least two blocks; ordered by first block.
-    pub fn cycles(&self) -> &[Vec<Block>] {
+    pub fn cycles(&self) -> &[Vec<Node>] {
         &self.cycles
     }
 
     /// Index (into [`cycles`](IrreducibleCycles::cycles)) of the cycle containing `b`.
-    pub fn cycle_of(&self, b: Block) -> Option<usize> {
+    pub fn cycle_of(&self, b: Node) -> Option<usize> {
         self.cycle_of
             .get(b.index())
             .copied()
@@ -149,7 +149,7 @@ impl IrreducibleCycles {
     /// predecessor reaching a cycle block `b` only by a back edge is dominated by `b`,
     /// so it does not count. Every irreducible cycle has at least two entries. Empty
     /// if `i` is out of range.
-    pub fn entries(&self, i: usize) -> Vec<Block> {
+    pub fn entries(&self, i: usize) -> Vec<Node> {
         self.entries.get(i).cloned().unwrap_or_default()
     }
 }
@@ -159,9 +159,9 @@ mod tests {
     use super::*;
 
     fn analyze(succs: &[&[u32]]) -> IrreducibleCycles {
-        let v: Vec<Vec<Block>> = succs
+        let v: Vec<Vec<Node>> = succs
             .iter()
-            .map(|s| s.iter().map(|&i| Block(i)).collect())
+            .map(|s| s.iter().map(|&i| Node(i)).collect())
             .collect();
         let cfg = Cfg::new(&v).unwrap();
         let dom = DomTree::compute(&cfg);
@@ -172,16 +172,16 @@ mod tests {
     fn reducible_loop_has_no_cycle() {
         let c = analyze(&[&[1], &[2, 3], &[1, 2], &[]]);
         assert!(c.is_empty());
-        assert_eq!(c.cycle_of(Block(1)), None);
+        assert_eq!(c.cycle_of(Node(1)), None);
         assert!(c.entries(0).is_empty());
     }
 
     #[test]
     fn irreducible_pair() {
         let c = analyze(&[&[1, 2], &[2, 3], &[1], &[]]);
-        assert_eq!(c.cycles(), &[vec![Block(1), Block(2)]]);
-        assert_eq!(c.cycle_of(Block(2)), Some(0));
-        assert_eq!(c.entries(0), vec![Block(1), Block(2)]);
+        assert_eq!(c.cycles(), &[vec![Node(1), Node(2)]]);
+        assert_eq!(c.cycle_of(Node(2)), Some(0));
+        assert_eq!(c.entries(0), vec![Node(1), Node(2)]);
     }
 
     #[test]
@@ -189,9 +189,9 @@ mod tests {
         // 1 is a loop header (latch 4); inside, 2 <-> 3 is entered at both from 1.
         // 3 also heads a self-loop, whose back edge does not make it an entry.
         let c = analyze(&[&[1], &[2, 3, 5], &[3, 4], &[2, 3, 4], &[1], &[]]);
-        assert_eq!(c.cycles(), &[vec![Block(2), Block(3)]]);
-        assert_eq!(c.entries(0), vec![Block(2), Block(3)]);
-        assert_eq!(c.cycle_of(Block(1)), None);
+        assert_eq!(c.cycles(), &[vec![Node(2), Node(3)]]);
+        assert_eq!(c.entries(0), vec![Node(2), Node(3)]);
+        assert_eq!(c.cycle_of(Node(1)), None);
     }
 
     #[test]
@@ -199,8 +199,8 @@ mod tests {
         let c = analyze(&[&[5, 6, 1, 2], &[2], &[1], &[], &[], &[6], &[5]]);
         assert_eq!(
             c.cycles(),
-            &[vec![Block(1), Block(2)], vec![Block(5), Block(6)]]
+            &[vec![Node(1), Node(2)], vec![Node(5), Node(6)]]
         );
-        assert_eq!(c.cycle_of(Block(6)), Some(1));
+        assert_eq!(c.cycle_of(Node(6)), Some(1));
     }
 }

@@ -21,7 +21,7 @@
 //! `false` whenever `a` or `b` is unreachable — including `a == b`.
 
 use super::NONE;
-use super::cfg::{Block, Cfg, csr_slice};
+use super::cfg::{Cfg, Node, csr_slice};
 
 /// Dominator tree of the reachable part of a [`Cfg`], rooted at the entry.
 #[derive(Clone, Debug)]
@@ -35,10 +35,10 @@ pub struct DomTree {
     /// Depth in the tree (entry 0).
     depth: Vec<u32>,
     /// Reachable blocks in dominator-tree pre-order, children in increasing block order.
-    preorder: Vec<Block>,
+    preorder: Vec<Node>,
     /// Children in CSR form, each row sorted by block number.
     child_off: Vec<u32>,
-    children: Vec<Block>,
+    children: Vec<Node>,
 }
 
 impl DomTree {
@@ -59,7 +59,7 @@ impl DomTree {
         parent.push(NONE);
         while let Some(top) = stack.last_mut() {
             let (v, i) = *top;
-            if let Some(&w) = cfg.succs(Block(v)).get(i as usize) {
+            if let Some(&w) = cfg.succs(Node(v)).get(i as usize) {
                 top.1 += 1;
                 if num[w.index()] == NONE {
                     num[w.index()] = vertex.len() as u32;
@@ -83,7 +83,7 @@ impl DomTree {
         let mut path: Vec<u32> = Vec::new();
 
         for w in (1..m).rev() {
-            for &p in cfg.preds(Block(vertex[w])) {
+            for &p in cfg.preds(Node(vertex[w])) {
                 let v = num[p.index()];
                 if v == NONE {
                     continue; // unreachable predecessor
@@ -135,7 +135,7 @@ impl DomTree {
         let Some(&entry) = rpo.first() else {
             return DomTree::from_idoms(cfg, idom);
         };
-        let order = |b: u32| cfg.rpo_index(Block(b)).unwrap_or(NONE);
+        let order = |b: u32| cfg.rpo_index(Node(b)).unwrap_or(NONE);
         idom[entry.index()] = entry.0;
         let mut changed = true;
         while changed {
@@ -187,10 +187,10 @@ impl DomTree {
             child_off[i + 1] += child_off[i];
         }
         let mut fill: Vec<u32> = child_off[..n].to_vec();
-        let mut children = vec![Block(0); child_off[n] as usize];
+        let mut children = vec![Node(0); child_off[n] as usize];
         for (b, &d) in idom.iter().enumerate() {
             if d != NONE {
-                children[fill[d as usize] as usize] = Block(b as u32);
+                children[fill[d as usize] as usize] = Node(b as u32);
                 fill[d as usize] += 1;
             }
         }
@@ -199,9 +199,9 @@ impl DomTree {
         // first child is visited first).
         let mut pre = vec![NONE; n];
         let mut preorder = Vec::with_capacity(cfg.rpo().len());
-        let mut stack: Vec<Block> = Vec::new();
-        if n > 0 && cfg.is_reachable(Block(0)) {
-            stack.push(Block(0));
+        let mut stack: Vec<Node> = Vec::new();
+        if n > 0 && cfg.is_reachable(Node(0)) {
+            stack.push(Node(0));
         }
         while let Some(b) = stack.pop() {
             pre[b.index()] = preorder.len() as u32;
@@ -243,21 +243,21 @@ impl DomTree {
     }
 
     /// Whether `b` is in the tree, i.e. reachable from the entry.
-    pub fn is_reachable(&self, b: Block) -> bool {
+    pub fn is_reachable(&self, b: Node) -> bool {
         self.pre_index(b).is_some()
     }
 
     /// Immediate dominator of `b`; `None` for the entry and for unreachable blocks.
-    pub fn idom(&self, b: Block) -> Option<Block> {
+    pub fn idom(&self, b: Node) -> Option<Node> {
         self.idom
             .get(b.index())
             .copied()
             .filter(|&d| d != NONE)
-            .map(Block)
+            .map(Node)
     }
 
     /// Whether `a` dominates `b` (reflexive). `O(1)`. `false` if either is unreachable.
-    pub fn dominates(&self, a: Block, b: Block) -> bool {
+    pub fn dominates(&self, a: Node, b: Node) -> bool {
         match (self.pre_index(a), self.pre_index(b)) {
             (Some(pa), Some(pb)) => {
                 let sa = self.size[a.index()];
@@ -268,29 +268,29 @@ impl DomTree {
     }
 
     /// Whether `a` dominates `b` and `a != b`.
-    pub fn strictly_dominates(&self, a: Block, b: Block) -> bool {
+    pub fn strictly_dominates(&self, a: Node, b: Node) -> bool {
         a != b && self.dominates(a, b)
     }
 
     /// Blocks immediately dominated by `b`, in increasing block order.
-    pub fn children(&self, b: Block) -> &[Block] {
+    pub fn children(&self, b: Node) -> &[Node] {
         csr_slice(&self.child_off, &self.children, b.index())
     }
 
     /// All reachable blocks in dominator-tree pre-order (entry first; children visited
     /// in increasing block order). Every dominator precedes the blocks it dominates.
-    pub fn preorder(&self) -> &[Block] {
+    pub fn preorder(&self) -> &[Node] {
         &self.preorder
     }
 
     /// Position of `b` in [`preorder`](DomTree::preorder); `None` if unreachable.
-    pub fn pre_index(&self, b: Block) -> Option<u32> {
+    pub fn pre_index(&self, b: Node) -> Option<u32> {
         self.pre.get(b.index()).copied().filter(|&p| p != NONE)
     }
 
     /// The blocks dominated by `b` (including `b`), as the contiguous run of
     /// [`preorder`](DomTree::preorder) starting at `b`; empty if `b` is unreachable.
-    pub fn subtree(&self, b: Block) -> &[Block] {
+    pub fn subtree(&self, b: Node) -> &[Node] {
         match self.pre_index(b) {
             Some(p) => {
                 let start = p as usize;
@@ -302,13 +302,13 @@ impl DomTree {
     }
 
     /// Depth of `b` in the tree (entry 0); `None` if unreachable.
-    pub fn depth(&self, b: Block) -> Option<u32> {
+    pub fn depth(&self, b: Node) -> Option<u32> {
         self.pre_index(b).map(|_| self.depth[b.index()])
     }
 
     /// Nearest common dominator of two reachable blocks; `None` if either is
     /// unreachable. `O(depth)`.
-    pub fn nearest_common_dominator(&self, a: Block, b: Block) -> Option<Block> {
+    pub fn nearest_common_dominator(&self, a: Node, b: Node) -> Option<Node> {
         let (mut a, mut b) = (a, b);
         let (mut da, mut db) = (self.depth(a)?, self.depth(b)?);
         while da > db {
@@ -355,16 +355,16 @@ mod tests {
     use super::*;
 
     fn cfg(succs: &[&[u32]]) -> Cfg {
-        let v: Vec<Vec<Block>> = succs
+        let v: Vec<Vec<Node>> = succs
             .iter()
-            .map(|s| s.iter().map(|&i| Block(i)).collect())
+            .map(|s| s.iter().map(|&i| Node(i)).collect())
             .collect();
         Cfg::new(&v).unwrap()
     }
 
     fn idoms(d: &DomTree) -> Vec<Option<u32>> {
         (0..d.num_blocks() as u32)
-            .map(|b| d.idom(Block(b)).map(|x| x.0))
+            .map(|b| d.idom(Node(b)).map(|x| x.0))
             .collect()
     }
 
@@ -380,17 +380,14 @@ mod tests {
     fn diamond() {
         let d = both(&cfg(&[&[1, 2], &[3], &[3], &[]]));
         assert_eq!(idoms(&d), vec![None, Some(0), Some(0), Some(0)]);
-        assert_eq!(d.children(Block(0)), &[Block(1), Block(2), Block(3)]);
-        assert_eq!(d.preorder(), &[Block(0), Block(1), Block(2), Block(3)]);
-        assert!(d.dominates(Block(0), Block(3)));
-        assert!(!d.dominates(Block(1), Block(3)));
-        assert!(d.dominates(Block(3), Block(3)));
-        assert!(!d.strictly_dominates(Block(3), Block(3)));
-        assert_eq!(d.depth(Block(3)), Some(1));
-        assert_eq!(
-            d.nearest_common_dominator(Block(1), Block(2)),
-            Some(Block(0))
-        );
+        assert_eq!(d.children(Node(0)), &[Node(1), Node(2), Node(3)]);
+        assert_eq!(d.preorder(), &[Node(0), Node(1), Node(2), Node(3)]);
+        assert!(d.dominates(Node(0), Node(3)));
+        assert!(!d.dominates(Node(1), Node(3)));
+        assert!(d.dominates(Node(3), Node(3)));
+        assert!(!d.strictly_dominates(Node(3), Node(3)));
+        assert_eq!(d.depth(Node(3)), Some(1));
+        assert_eq!(d.nearest_common_dominator(Node(1), Node(2)), Some(Node(0)));
     }
 
     #[test]
@@ -398,9 +395,9 @@ mod tests {
         // 0 -> 1 (header) -> 2 -> 1 (back edge), 1 -> 3 (exit)
         let d = both(&cfg(&[&[1], &[2, 3], &[1], &[]]));
         assert_eq!(idoms(&d), vec![None, Some(0), Some(1), Some(1)]);
-        assert!(d.dominates(Block(1), Block(2)));
-        assert_eq!(d.depth(Block(2)), Some(2));
-        assert_eq!(d.subtree(Block(1)), &[Block(1), Block(2), Block(3)]);
+        assert!(d.dominates(Node(1), Node(2)));
+        assert_eq!(d.depth(Node(2)), Some(2));
+        assert_eq!(d.subtree(Node(1)), &[Node(1), Node(2), Node(3)]);
     }
 
     #[test]
@@ -408,8 +405,8 @@ mod tests {
         // 0 -> 1, 0 -> 2, 1 <-> 2: neither dominates the other.
         let d = both(&cfg(&[&[1, 2], &[2], &[1]]));
         assert_eq!(idoms(&d), vec![None, Some(0), Some(0)]);
-        assert!(!d.dominates(Block(1), Block(2)));
-        assert!(!d.dominates(Block(2), Block(1)));
+        assert!(!d.dominates(Node(1), Node(2)));
+        assert!(!d.dominates(Node(2), Node(1)));
     }
 
     #[test]
@@ -417,15 +414,15 @@ mod tests {
         // 2 is unreachable and branches into the reachable part.
         let d = both(&cfg(&[&[1], &[], &[1, 2]]));
         assert_eq!(idoms(&d), vec![None, Some(0), None]);
-        assert!(!d.is_reachable(Block(2)));
-        assert!(!d.dominates(Block(2), Block(2)));
-        assert!(!d.dominates(Block(0), Block(2)));
-        assert!(!d.dominates(Block(2), Block(1)));
-        assert_eq!(d.depth(Block(2)), None);
-        assert!(d.children(Block(2)).is_empty());
-        assert!(d.subtree(Block(2)).is_empty());
-        assert!(!d.dominates(Block(0), Block(99)));
-        assert_eq!(d.idom(Block(99)), None);
+        assert!(!d.is_reachable(Node(2)));
+        assert!(!d.dominates(Node(2), Node(2)));
+        assert!(!d.dominates(Node(0), Node(2)));
+        assert!(!d.dominates(Node(2), Node(1)));
+        assert_eq!(d.depth(Node(2)), None);
+        assert!(d.children(Node(2)).is_empty());
+        assert!(d.subtree(Node(2)).is_empty());
+        assert!(!d.dominates(Node(0), Node(99)));
+        assert_eq!(d.idom(Node(99)), None);
     }
 
     #[test]
@@ -490,6 +487,6 @@ mod tests {
         let c = cfg(&[]);
         let d = both(&c);
         assert!(d.preorder().is_empty());
-        assert!(!d.dominates(Block(0), Block(0)));
+        assert!(!d.dominates(Node(0), Node(0)));
     }
 }

@@ -20,7 +20,7 @@
 //! loop's id is smaller than the ids of the loops nested in it.
 
 use super::NONE;
-use super::cfg::{Block, Cfg, csr_slice};
+use super::cfg::{Cfg, Node, csr_slice};
 use super::dom::DomTree;
 
 /// A natural loop of a [`Loops`] result (index into it).
@@ -38,11 +38,11 @@ impl LoopId {
 /// The natural loops of a CFG and their nesting forest.
 ///
 /// Methods taking a [`LoopId`] panic if the id did not come from this `Loops`; methods
-/// taking a [`Block`] accept any block (unreachable or out-of-range blocks are in no
+/// taking a [`Node`] accept any block (unreachable or out-of-range blocks are in no
 /// loop).
 #[derive(Clone, Debug)]
 pub struct Loops {
-    header: Vec<Block>,
+    header: Vec<Node>,
     parent: Vec<u32>,
     depth: Vec<u32>,
     /// Child loops, CSR, each row in increasing id order.
@@ -50,9 +50,9 @@ pub struct Loops {
     children: Vec<LoopId>,
     /// Latches, CSR, each row sorted and deduplicated.
     latch_off: Vec<u32>,
-    latches: Vec<Block>,
+    latches: Vec<Node>,
     /// Layout in which every loop's blocks are one contiguous run.
-    layout: Vec<Block>,
+    layout: Vec<Node>,
     /// Per loop: start of its run in `layout`, number of own blocks, total blocks.
     start: Vec<u32>,
     own: Vec<u32>,
@@ -69,10 +69,10 @@ pub struct Loops {
 struct Discovered {
     /// Per block: the innermost loop's discovery id, or `NONE`.
     loop_of: Vec<u32>,
-    header: Vec<Block>,
+    header: Vec<Node>,
     parent: Vec<u32>,
     /// Per loop: its latches, sorted.
-    latches: Vec<Vec<Block>>,
+    latches: Vec<Vec<Node>>,
 }
 
 impl Discovered {
@@ -84,14 +84,14 @@ impl Discovered {
         let n = cfg.num_blocks();
         // Discovery, innermost loops first. Loops get "raw" ids in discovery order.
         let mut raw_loop_of = vec![NONE; n];
-        let mut raw_header: Vec<Block> = Vec::new();
+        let mut raw_header: Vec<Node> = Vec::new();
         let mut raw_parent: Vec<u32> = Vec::new();
-        let mut raw_latches: Vec<Vec<Block>> = Vec::new();
+        let mut raw_latches: Vec<Vec<Node>> = Vec::new();
         let mut uf: Vec<u32> = Vec::new(); // union-find link towards the outer loop
-        let mut work: Vec<Block> = Vec::new();
+        let mut work: Vec<Node> = Vec::new();
 
         for &h in dom.preorder().iter().rev() {
-            let mut latches: Vec<Block> = cfg
+            let mut latches: Vec<Node> = cfg
                 .preds(h)
                 .iter()
                 .copied()
@@ -168,7 +168,7 @@ impl Loops {
         }
         let map = |r: u32| if r == NONE { NONE } else { new_id[r as usize] };
 
-        let header: Vec<Block> = order.iter().map(|&r| raw_header[r as usize]).collect();
+        let header: Vec<Node> = order.iter().map(|&r| raw_header[r as usize]).collect();
         let parent: Vec<u32> = order.iter().map(|&r| map(raw_parent[r as usize])).collect();
         let loop_of: Vec<u32> = raw_loop_of.iter().map(|&r| map(r)).collect();
         let mut header_of = vec![NONE; n];
@@ -240,13 +240,13 @@ impl Loops {
             *slot += size[l];
             next_child[l] = start[l] + own[l];
         }
-        let mut layout = vec![Block(0); next_root as usize];
+        let mut layout = vec![Node(0); next_root as usize];
         let mut pos = vec![NONE; n];
         let mut own_fill = start.clone();
         for (b, &l) in loop_of.iter().enumerate() {
             if l != NONE {
                 let at = &mut own_fill[l as usize];
-                layout[*at as usize] = Block(b as u32);
+                layout[*at as usize] = Node(b as u32);
                 pos[b] = *at;
                 *at += 1;
             }
@@ -287,7 +287,7 @@ impl Loops {
     }
 
     /// The innermost loop containing `b`, if any.
-    pub fn loop_of(&self, b: Block) -> Option<LoopId> {
+    pub fn loop_of(&self, b: Node) -> Option<LoopId> {
         self.loop_of
             .get(b.index())
             .copied()
@@ -296,12 +296,12 @@ impl Loops {
     }
 
     /// Number of loops containing `b` (0 if none).
-    pub fn loop_depth(&self, b: Block) -> u32 {
+    pub fn loop_depth(&self, b: Node) -> u32 {
         self.loop_of(b).map_or(0, |l| self.depth(l))
     }
 
     /// The header of `l`.
-    pub fn header(&self, l: LoopId) -> Block {
+    pub fn header(&self, l: LoopId) -> Node {
         self.header[l.index()]
     }
 
@@ -330,13 +330,13 @@ impl Loops {
     /// order, recursively in the same layout. This keeps the result a slice of one
     /// shared array (linear memory even for a 100,000-deep nest); sort a copy if
     /// sorted order is needed.
-    pub fn blocks(&self, l: LoopId) -> &[Block] {
+    pub fn blocks(&self, l: LoopId) -> &[Node] {
         let s = self.start[l.index()] as usize;
         &self.layout[s..s + self.size[l.index()] as usize]
     }
 
     /// The blocks whose innermost loop is `l` (header included), sorted.
-    pub fn own_blocks(&self, l: LoopId) -> &[Block] {
+    pub fn own_blocks(&self, l: LoopId) -> &[Node] {
         let s = self.start[l.index()] as usize;
         &self.layout[s..s + self.own[l.index()] as usize]
     }
@@ -347,17 +347,17 @@ impl Loops {
     }
 
     /// Sources of the back edges of `l` (sorted, without repeats).
-    pub fn latches(&self, l: LoopId) -> &[Block] {
+    pub fn latches(&self, l: LoopId) -> &[Node] {
         csr_slice(&self.latch_off, &self.latches, l.index())
     }
 
     /// Whether `b` is the header of a loop.
-    pub fn is_header(&self, b: Block) -> bool {
+    pub fn is_header(&self, b: Node) -> bool {
         self.loop_with_header(b).is_some()
     }
 
     /// The loop headed by `b`, if any.
-    pub fn loop_with_header(&self, b: Block) -> Option<LoopId> {
+    pub fn loop_with_header(&self, b: Node) -> Option<LoopId> {
         self.header_of
             .get(b.index())
             .copied()
@@ -366,7 +366,7 @@ impl Loops {
     }
 
     /// Whether `b` is in `l` (directly or in a nested loop). `O(1)`.
-    pub fn contains(&self, l: LoopId, b: Block) -> bool {
+    pub fn contains(&self, l: LoopId, b: Node) -> bool {
         match self.pos.get(b.index()) {
             Some(&p) if p != NONE => {
                 let s = self.start[l.index()];
@@ -392,9 +392,9 @@ mod tests {
     use super::*;
 
     fn analyze(succs: &[&[u32]]) -> (Cfg, Loops) {
-        let v: Vec<Vec<Block>> = succs
+        let v: Vec<Vec<Node>> = succs
             .iter()
-            .map(|s| s.iter().map(|&i| Block(i)).collect())
+            .map(|s| s.iter().map(|&i| Node(i)).collect())
             .collect();
         let cfg = Cfg::new(&v).unwrap();
         let dom = DomTree::compute(&cfg);
@@ -402,16 +402,16 @@ mod tests {
         (cfg, loops)
     }
 
-    fn blocks(v: &[u32]) -> Vec<Block> {
-        v.iter().map(|&i| Block(i)).collect()
+    fn blocks(v: &[u32]) -> Vec<Node> {
+        v.iter().map(|&i| Node(i)).collect()
     }
 
     #[test]
     fn no_loops() {
         let (_, loops) = analyze(&[&[1, 2], &[3], &[3], &[]]);
         assert!(loops.is_empty());
-        assert_eq!(loops.loop_of(Block(1)), None);
-        assert_eq!(loops.loop_depth(Block(1)), 0);
+        assert_eq!(loops.loop_of(Node(1)), None);
+        assert_eq!(loops.loop_depth(Node(1)), 0);
     }
 
     #[test]
@@ -420,8 +420,8 @@ mod tests {
         // 2 -> 1 as a second outer latch; 1 -> 5 exit.
         let (_, loops) = analyze(&[&[1], &[2, 5], &[3, 1], &[2, 4], &[1, 5], &[]]);
         assert_eq!(loops.len(), 2);
-        let outer = loops.loop_with_header(Block(1)).unwrap();
-        let inner = loops.loop_with_header(Block(2)).unwrap();
+        let outer = loops.loop_with_header(Node(1)).unwrap();
+        let inner = loops.loop_with_header(Node(2)).unwrap();
         assert_eq!((outer, inner), (LoopId(0), LoopId(1)));
         assert_eq!(loops.latches(outer), blocks(&[2, 4]).as_slice());
         assert_eq!(loops.latches(inner), blocks(&[3]).as_slice());
@@ -432,21 +432,21 @@ mod tests {
         assert_eq!(loops.blocks(outer), blocks(&[1, 4, 2, 3]).as_slice());
         assert_eq!(loops.own_blocks(outer), blocks(&[1, 4]).as_slice());
         assert_eq!(loops.blocks(inner), blocks(&[2, 3]).as_slice());
-        assert_eq!(loops.loop_of(Block(3)), Some(inner));
-        assert_eq!(loops.loop_of(Block(4)), Some(outer));
-        assert_eq!(loops.loop_of(Block(5)), None);
-        assert!(loops.contains(outer, Block(3)));
-        assert!(!loops.contains(inner, Block(4)));
-        assert!(!loops.contains(outer, Block(77)));
-        assert!(loops.is_header(Block(2)));
-        assert!(!loops.is_header(Block(3)));
+        assert_eq!(loops.loop_of(Node(3)), Some(inner));
+        assert_eq!(loops.loop_of(Node(4)), Some(outer));
+        assert_eq!(loops.loop_of(Node(5)), None);
+        assert!(loops.contains(outer, Node(3)));
+        assert!(!loops.contains(inner, Node(4)));
+        assert!(!loops.contains(outer, Node(77)));
+        assert!(loops.is_header(Node(2)));
+        assert!(!loops.is_header(Node(3)));
         assert_eq!(loops.loops().collect::<Vec<_>>(), vec![outer, inner]);
     }
 
     #[test]
     fn self_loop_and_multi_edge_latch() {
         let (_, loops) = analyze(&[&[1], &[1, 1, 2], &[]]);
-        let l = loops.loop_of(Block(1)).unwrap();
+        let l = loops.loop_of(Node(1)).unwrap();
         assert_eq!(loops.latches(l), blocks(&[1]).as_slice());
         assert_eq!(loops.blocks(l), blocks(&[1]).as_slice());
     }
@@ -461,8 +461,8 @@ mod tests {
     fn unreachable_predecessor_is_not_in_the_loop() {
         // 3 is unreachable and branches into the loop body.
         let (_, loops) = analyze(&[&[1], &[2, 4], &[1], &[2], &[]]);
-        let l = loops.loop_of(Block(1)).unwrap();
+        let l = loops.loop_of(Node(1)).unwrap();
         assert_eq!(loops.blocks(l), blocks(&[1, 2]).as_slice());
-        assert_eq!(loops.loop_of(Block(3)), None);
+        assert_eq!(loops.loop_of(Node(3)), None);
     }
 }

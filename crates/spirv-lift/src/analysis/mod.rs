@@ -1,6 +1,6 @@
 //! Control-flow analyses over a compact, SPIR-V-independent CFG.
 //!
-//! Everything here works on plain block numbers ([`Block`]) and knows nothing about
+//! Everything here works on plain block numbers ([`Node`]) and knows nothing about
 //! SPIR-V instructions: the caller builds a [`Cfg`] from the successor lists of its
 //! blocks (block 0 is the entry) and then runs the analyses it needs:
 //!
@@ -29,7 +29,7 @@ mod structured;
 #[cfg(test)]
 mod tests;
 
-pub use cfg::{Block, Cfg, CfgError};
+pub use cfg::{Cfg, CfgError, Node};
 pub use cycles::IrreducibleCycles;
 pub use dom::DomTree;
 pub use loops::{LoopId, Loops};

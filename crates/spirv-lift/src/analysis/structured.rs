@@ -54,7 +54,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::NONE;
-use super::cfg::{Block, Cfg};
+use super::cfg::{Cfg, Node};
 use super::dom::DomTree;
 
 /// One structured-control-flow declaration, as the caller read it from SPIR-V.
@@ -64,21 +64,21 @@ pub enum MergeInfo {
     /// `OpSwitch`.
     Selection {
         /// The block holding the merge instruction.
-        header: Block,
+        header: Node,
         /// The merge block.
-        merge: Block,
+        merge: Node,
         /// `OpSwitch` targets, default included (any order, repeats allowed); empty
         /// for `OpBranchConditional`.
-        case_targets: Vec<Block>,
+        case_targets: Vec<Node>,
     },
     /// `OpLoopMerge` in `header`.
     Loop {
         /// The loop header.
-        header: Block,
+        header: Node,
         /// The merge block.
-        merge: Block,
+        merge: Node,
         /// The continue target (may equal `header`).
-        continue_target: Block,
+        continue_target: Node,
     },
 }
 
@@ -113,10 +113,10 @@ pub struct Construct {
     /// What kind of construct this is.
     pub kind: ConstructKind,
     /// Entry block: the header (selection, loop), continue target, or case target.
-    pub header: Block,
+    pub header: Node,
     /// Merge block of the declaring header (for continue and case constructs: the
     /// merge of their loop or switch).
-    pub merge: Block,
+    pub merge: Node,
     /// Innermost construct containing this construct's entry block (other than this
     /// construct and constructs nested inside it); `None` at top level or when the
     /// entry is unreachable.
@@ -130,7 +130,7 @@ pub struct Construct {
 /// appearance among the `case_targets`). See [`from_merge_info`](Self::from_merge_info).
 ///
 /// Methods taking a [`ConstructId`] panic if the id did not come from this value;
-/// methods taking a [`Block`] accept any block.
+/// methods taking a [`Node`] accept any block.
 #[derive(Clone, Debug)]
 pub struct Constructs {
     constructs: Vec<Construct>,
@@ -205,7 +205,7 @@ impl Constructs {
         let k = constructs.len();
 
         // 2. Pre-order intervals of every construct.
-        let range = |b: Block| {
+        let range = |b: Node| {
             dom.pre_index(b)
                 .map(|p| (p, p + dom.subtree(b).len() as u32))
         };
@@ -332,14 +332,14 @@ impl Constructs {
 
     /// Innermost construct (of any kind) containing `b`; `None` if `b` is in no
     /// construct or unreachable.
-    pub fn innermost(&self, b: Block) -> Option<ConstructId> {
+    pub fn innermost(&self, b: Node) -> Option<ConstructId> {
         some_id(self.innermost.get(b.index()).copied())
     }
 
     /// Innermost loop construct containing `b`; `None` if no loop construct contains
     /// it. A continue construct whose target is dominated by its loop header lies
     /// inside that loop construct; a loop's merge block and what it dominates do not.
-    pub fn innermost_loop(&self, b: Block) -> Option<ConstructId> {
+    pub fn innermost_loop(&self, b: Node) -> Option<ConstructId> {
         some_id(self.innermost_loop.get(b.index()).copied())
     }
 
@@ -350,7 +350,7 @@ impl Constructs {
     }
 
     /// Whether block `b` belongs to construct `id`. `O(1)`.
-    pub fn contains(&self, id: ConstructId, b: Block) -> bool {
+    pub fn contains(&self, id: ConstructId, b: Node) -> bool {
         let spans = &self.spans[id.index()];
         match self.pre.get(b.index()) {
             Some(&p) if p != NONE => spans.iter().any(|&(s, e)| s <= p && p < e),
@@ -370,8 +370,8 @@ fn some_id(x: Option<u32>) -> Option<ConstructId> {
 }
 
 /// Distinct values of `v` in order of first occurrence (`O(k log k)`).
-fn first_occurrences(v: &[Block]) -> Vec<Block> {
-    let mut idx: Vec<(Block, usize)> = v.iter().copied().zip(0..).collect();
+fn first_occurrences(v: &[Node]) -> Vec<Node> {
+    let mut idx: Vec<(Node, usize)> = v.iter().copied().zip(0..).collect();
     idx.sort_unstable();
     idx.dedup_by_key(|x| x.0);
     idx.sort_unstable_by_key(|x| x.1);
@@ -449,9 +449,9 @@ mod tests {
     use super::*;
 
     fn analyze(succs: &[&[u32]], infos: &[MergeInfo]) -> Constructs {
-        let v: Vec<Vec<Block>> = succs
+        let v: Vec<Vec<Node>> = succs
             .iter()
-            .map(|s| s.iter().map(|&i| Block(i)).collect())
+            .map(|s| s.iter().map(|&i| Node(i)).collect())
             .collect();
         let cfg = Cfg::new(&v).unwrap();
         let dom = DomTree::compute(&cfg);
@@ -460,17 +460,17 @@ mod tests {
 
     fn lp(header: u32, merge: u32, continue_target: u32) -> MergeInfo {
         MergeInfo::Loop {
-            header: Block(header),
-            merge: Block(merge),
-            continue_target: Block(continue_target),
+            header: Node(header),
+            merge: Node(merge),
+            continue_target: Node(continue_target),
         }
     }
 
     fn sel(header: u32, merge: u32, cases: &[u32]) -> MergeInfo {
-        let case_targets = cases.iter().map(|&c| Block(c)).collect();
+        let case_targets = cases.iter().map(|&c| Node(c)).collect();
         MergeInfo::Selection {
-            header: Block(header),
-            merge: Block(merge),
+            header: Node(header),
+            merge: Node(merge),
             case_targets,
         }
     }
@@ -492,27 +492,27 @@ mod tests {
         let k = c.construct(ConstructId(3));
         assert_eq!(
             (k.kind, k.header, k.merge, k.parent),
-            (ConstructKind::Continue, Block(5), Block(6), inner)
+            (ConstructKind::Continue, Node(5), Node(6), inner)
         );
         // Break path: dominated by the inner header, not by its merge.
-        assert_eq!(c.innermost_loop(Block(4)), inner);
-        assert_eq!(c.innermost(Block(4)), inner);
+        assert_eq!(c.innermost_loop(Node(4)), inner);
+        assert_eq!(c.innermost(Node(4)), inner);
         // Inner merge belongs to the outer loop.
-        assert_eq!(c.innermost_loop(Block(6)), outer);
-        assert_eq!(c.innermost(Block(6)), outer);
-        assert_eq!(c.innermost(Block(5)), inner_cont);
-        assert_eq!(c.innermost_loop(Block(5)), inner);
-        assert_eq!(c.innermost(Block(7)), outer_cont);
-        assert_eq!(c.innermost_loop(Block(7)), outer);
-        assert_eq!(c.innermost(Block(8)), None);
-        assert_eq!(c.innermost_loop(Block(0)), None);
+        assert_eq!(c.innermost_loop(Node(6)), outer);
+        assert_eq!(c.innermost(Node(6)), outer);
+        assert_eq!(c.innermost(Node(5)), inner_cont);
+        assert_eq!(c.innermost_loop(Node(5)), inner);
+        assert_eq!(c.innermost(Node(7)), outer_cont);
+        assert_eq!(c.innermost_loop(Node(7)), outer);
+        assert_eq!(c.innermost(Node(8)), None);
+        assert_eq!(c.innermost_loop(Node(0)), None);
         assert_eq!(c.construct(ConstructId(2)).parent, outer);
         assert_eq!(c.loop_parent(ConstructId(2)), outer);
         assert_eq!(c.loop_parent(ConstructId(3)), inner);
         assert_eq!(c.loop_parent(ConstructId(1)), outer);
         assert_eq!(c.loop_parent(ConstructId(0)), None);
-        assert!(c.contains(ConstructId(0), Block(5)));
-        assert!(!c.contains(ConstructId(2), Block(6)));
+        assert!(c.contains(ConstructId(0), Node(5)));
+        assert!(!c.contains(ConstructId(2), Node(6)));
         assert_eq!(
             c.from_merge_info(1).collect::<Vec<_>>(),
             vec![ConstructId(2), ConstructId(3)]
@@ -529,18 +529,18 @@ mod tests {
         );
         assert_eq!(c.len(), 3);
         assert_eq!(c.construct(ConstructId(1)).kind, ConstructKind::Case);
-        assert_eq!(c.construct(ConstructId(1)).header, Block(1));
-        assert_eq!(c.construct(ConstructId(2)).header, Block(2));
-        assert_eq!(c.innermost(Block(0)), id(0));
-        assert_eq!(c.innermost(Block(1)), id(1));
-        assert_eq!(c.innermost(Block(2)), id(2));
-        assert_eq!(c.innermost(Block(3)), None);
-        assert_eq!(c.innermost(Block(4)), None);
+        assert_eq!(c.construct(ConstructId(1)).header, Node(1));
+        assert_eq!(c.construct(ConstructId(2)).header, Node(2));
+        assert_eq!(c.innermost(Node(0)), id(0));
+        assert_eq!(c.innermost(Node(1)), id(1));
+        assert_eq!(c.innermost(Node(2)), id(2));
+        assert_eq!(c.innermost(Node(3)), None);
+        assert_eq!(c.innermost(Node(4)), None);
         assert_eq!(c.construct(ConstructId(1)).parent, id(0));
         assert_eq!(c.construct(ConstructId(2)).parent, id(0));
-        assert!(c.contains(ConstructId(0), Block(2)));
-        assert!(!c.contains(ConstructId(1), Block(2)));
-        assert_eq!(c.innermost_loop(Block(1)), None);
+        assert!(c.contains(ConstructId(0), Node(2)));
+        assert!(!c.contains(ConstructId(1), Node(2)));
+        assert_eq!(c.innermost_loop(Node(1)), None);
         assert_eq!(c.loop_parent(ConstructId(1)), None);
     }
 
@@ -551,23 +551,23 @@ mod tests {
             &[&[1], &[2], &[3, 4], &[4], &[5], &[1, 6], &[]],
             &[lp(1, 6, 5), sel(2, 4, &[])],
         );
-        assert_eq!(c.innermost(Block(3)), id(2));
-        assert_eq!(c.innermost(Block(2)), id(2));
-        assert_eq!(c.innermost(Block(4)), id(0));
-        assert_eq!(c.innermost(Block(5)), id(1));
-        assert_eq!(c.innermost_loop(Block(3)), id(0));
+        assert_eq!(c.innermost(Node(3)), id(2));
+        assert_eq!(c.innermost(Node(2)), id(2));
+        assert_eq!(c.innermost(Node(4)), id(0));
+        assert_eq!(c.innermost(Node(5)), id(1));
+        assert_eq!(c.innermost_loop(Node(3)), id(0));
         assert_eq!(c.construct(ConstructId(2)).parent, id(0));
         assert_eq!(c.loop_parent(ConstructId(2)), id(0));
-        assert_eq!(c.innermost(Block(6)), None);
+        assert_eq!(c.innermost(Node(6)), None);
     }
 
     #[test]
     fn continue_target_is_header() {
         // Single-block loop 1 (merge 2, continue 1).
         let c = analyze(&[&[1], &[1, 2], &[]], &[lp(1, 2, 1)]);
-        assert_eq!(c.innermost(Block(1)), id(1));
+        assert_eq!(c.innermost(Node(1)), id(1));
         assert_eq!(c.construct(ConstructId(1)).parent, id(0));
-        assert_eq!(c.innermost_loop(Block(1)), id(0));
+        assert_eq!(c.innermost_loop(Node(1)), id(0));
         assert_eq!(c.loop_parent(ConstructId(1)), id(0));
     }
 
@@ -578,12 +578,12 @@ mod tests {
             &[&[1, 2], &[4], &[], &[], &[5], &[4], &[]],
             &[sel(0, 3, &[]), lp(4, 6, 5)],
         );
-        assert_eq!(c.innermost(Block(2)), id(0));
-        assert_eq!(c.innermost(Block(4)), id(1));
-        assert_eq!(c.innermost_loop(Block(5)), id(1));
-        assert_eq!(c.innermost(Block(5)), id(2));
+        assert_eq!(c.innermost(Node(2)), id(0));
+        assert_eq!(c.innermost(Node(4)), id(1));
+        assert_eq!(c.innermost_loop(Node(5)), id(1));
+        assert_eq!(c.innermost(Node(5)), id(2));
         assert_eq!(c.construct(ConstructId(1)).parent, id(0));
-        assert_eq!(c.innermost(Block(3)), None);
+        assert_eq!(c.innermost(Node(3)), None);
     }
 
     #[test]
@@ -591,26 +591,26 @@ mod tests {
         let g: &[&[u32]] = &[&[1], &[2, 3], &[3], &[]];
         // Header == merge: empty construct.
         let c = analyze(g, &[sel(1, 1, &[])]);
-        assert_eq!(c.innermost(Block(1)), None);
+        assert_eq!(c.innermost(Node(1)), None);
         assert_eq!(c.construct(ConstructId(0)).parent, None);
         // Merge dominating the header: empty construct.
         let c = analyze(g, &[sel(2, 1, &[])]);
-        assert_eq!(c.innermost(Block(2)), None);
+        assert_eq!(c.innermost(Node(2)), None);
         // Merge not dominated by the header: whole dominator subtree.
         let c = analyze(&[&[1, 2], &[3], &[3], &[]], &[sel(1, 2, &[])]);
-        assert_eq!(c.innermost(Block(1)), id(0));
-        assert_eq!(c.innermost(Block(2)), None);
+        assert_eq!(c.innermost(Node(1)), id(0));
+        assert_eq!(c.innermost(Node(2)), None);
         // Two headers naming one merge: both constructs, the deeper one is innermost.
         let c = analyze(g, &[sel(0, 3, &[]), sel(1, 3, &[])]);
-        assert_eq!(c.innermost(Block(2)), id(1));
+        assert_eq!(c.innermost(Node(2)), id(1));
         assert_eq!(c.construct(ConstructId(1)).parent, id(0));
         // Out-of-range blocks everywhere.
         let c = analyze(g, &[sel(99, 100, &[101, 99]), lp(200, 201, 202)]);
         assert_eq!(c.len(), 5);
-        assert_eq!(c.innermost(Block(1)), None);
-        assert!(!c.contains(ConstructId(0), Block(99)));
+        assert_eq!(c.innermost(Node(1)), None);
+        assert!(!c.contains(ConstructId(0), Node(99)));
         assert_eq!(c.construct(ConstructId(3)).parent, None);
-        assert_eq!(c.innermost(Block(1000)), None);
+        assert_eq!(c.innermost(Node(1000)), None);
         assert!(c.get(ConstructId(5)).is_none());
         assert_eq!(c.from_merge_info(usize::MAX).count(), 0);
     }

@@ -12,9 +12,9 @@ use super::*;
 // Generators
 
 /// Arbitrary graphs: self-loops, multi-edges, unreachable blocks, irreducible cycles.
-fn arb_graph() -> impl Strategy<Value = Vec<Vec<Block>>> {
+fn arb_graph() -> impl Strategy<Value = Vec<Vec<Node>>> {
     (1usize..=60).prop_flat_map(|n| {
-        let edge = (0..n as u32).prop_map(Block);
+        let edge = (0..n as u32).prop_map(Node);
         let wild = prop::collection::vec(prop::collection::vec(edge.clone(), 0..=3), n);
         // Mostly reachable: block i > 0 gets an edge from a random earlier block.
         let tree = (
@@ -24,7 +24,7 @@ fn arb_graph() -> impl Strategy<Value = Vec<Vec<Block>>> {
             .prop_map(|(parents, mut extra)| {
                 for i in 1..extra.len() {
                     let p = parents[i].index(i);
-                    extra[p].push(Block(i as u32));
+                    extra[p].push(Node(i as u32));
                 }
                 // Vary which successor the DFS takes first.
                 for (i, l) in extra.iter_mut().enumerate() {
@@ -40,7 +40,7 @@ fn arb_graph() -> impl Strategy<Value = Vec<Vec<Block>>> {
 
 /// Reducible graphs: a DAG with a spanning tree from the entry, plus back edges from
 /// blocks to random dominators of theirs (which keeps dominators unchanged).
-fn arb_reducible() -> impl Strategy<Value = Vec<Vec<Block>>> {
+fn arb_reducible() -> impl Strategy<Value = Vec<Vec<Node>>> {
     (1usize..=60).prop_flat_map(|n| {
         (
             prop::collection::vec(any::<prop::sample::Index>(), n),
@@ -54,20 +54,20 @@ fn arb_reducible() -> impl Strategy<Value = Vec<Vec<Block>>> {
             ),
         )
             .prop_map(move |(parents, fwd, back)| {
-                let mut s: Vec<Vec<Block>> = vec![Vec::new(); n];
+                let mut s: Vec<Vec<Node>> = vec![Vec::new(); n];
                 for i in 1..n {
-                    s[parents[i].index(i)].push(Block(i as u32));
+                    s[parents[i].index(i)].push(Node(i as u32));
                 }
                 for (a, b) in fwd {
                     let (a, b) = (a.index(n), b.index(n));
                     if a != b {
-                        s[a.min(b)].push(Block(a.max(b) as u32));
+                        s[a.min(b)].push(Node(a.max(b) as u32));
                     }
                 }
                 let cfg = Cfg::new(&s).unwrap();
                 let dom = DomTree::compute_reference(&cfg);
                 for (u, k) in back {
-                    let u = Block(u.index(n) as u32);
+                    let u = Node(u.index(n) as u32);
                     let mut doms = vec![u];
                     let mut x = u;
                     while let Some(d) = dom.idom(x) {
@@ -89,7 +89,7 @@ fn naive_dominance(cfg: &Cfg) -> Vec<Vec<bool>> {
     let n = cfg.num_blocks();
     let mut m = vec![vec![false; n]; n];
     for a in 0..n {
-        if !cfg.is_reachable(Block(a as u32)) {
+        if !cfg.is_reachable(Node(a as u32)) {
             continue;
         }
         // Blocks reachable from the entry while avoiding `a`.
@@ -100,7 +100,7 @@ fn naive_dominance(cfg: &Cfg) -> Vec<Vec<bool>> {
             stack.push(0usize);
         }
         while let Some(v) = stack.pop() {
-            for s in cfg.succs(Block(v as u32)) {
+            for s in cfg.succs(Node(v as u32)) {
                 if s.index() != a && !seen[s.index()] {
                     seen[s.index()] = true;
                     stack.push(s.index());
@@ -108,15 +108,15 @@ fn naive_dominance(cfg: &Cfg) -> Vec<Vec<bool>> {
             }
         }
         for b in 0..n {
-            m[a][b] = cfg.is_reachable(Block(b as u32)) && !seen[b];
+            m[a][b] = cfg.is_reachable(Node(b as u32)) && !seen[b];
         }
     }
     m
 }
 
 /// Natural loop of `h`: latches and sorted body by backward flood fill.
-fn naive_loop(cfg: &Cfg, dom: &DomTree, h: Block) -> Option<(Vec<Block>, Vec<Block>)> {
-    let mut latches: Vec<Block> = cfg
+fn naive_loop(cfg: &Cfg, dom: &DomTree, h: Node) -> Option<(Vec<Node>, Vec<Node>)> {
+    let mut latches: Vec<Node> = cfg
         .preds(h)
         .iter()
         .copied()
@@ -138,24 +138,24 @@ fn naive_loop(cfg: &Cfg, dom: &DomTree, h: Block) -> Option<(Vec<Block>, Vec<Blo
         stack.extend(cfg.preds(b).iter().filter(|p| cfg.is_reachable(**p)));
     }
     let blocks = (0..cfg.num_blocks() as u32)
-        .map(Block)
+        .map(Node)
         .filter(|b| body[b.index()])
         .collect();
     Some((latches, blocks))
 }
 
-fn check_dominators(s: &[Vec<Block>]) {
+fn check_dominators(s: &[Vec<Node>]) {
     let cfg = Cfg::new(s).unwrap();
     let fast = DomTree::compute(&cfg);
     let slow = DomTree::compute_reference(&cfg);
     let naive = naive_dominance(&cfg);
     let n = cfg.num_blocks();
-    for b in (0..n as u32).map(Block) {
+    for b in (0..n as u32).map(Node) {
         assert_eq!(fast.idom(b), slow.idom(b), "idom of {b:?}");
         assert_eq!(fast.depth(b), slow.depth(b));
         assert_eq!(fast.children(b), slow.children(b));
         assert_eq!(fast.is_reachable(b), cfg.is_reachable(b));
-        for a in (0..n as u32).map(Block) {
+        for a in (0..n as u32).map(Node) {
             assert_eq!(
                 fast.dominates(a, b),
                 naive[a.index()][b.index()],
@@ -167,14 +167,14 @@ fn check_dominators(s: &[Vec<Block>]) {
     assert_eq!(fast.preorder().len(), cfg.rpo().len());
 }
 
-fn check_loops(s: &[Vec<Block>]) {
+fn check_loops(s: &[Vec<Node>]) {
     let cfg = Cfg::new(s).unwrap();
     let dom = DomTree::compute(&cfg);
     let loops = Loops::compute(&cfg, &dom);
     let n = cfg.num_blocks();
 
-    let mut expected: Vec<(Block, Vec<Block>, Vec<Block>)> = Vec::new();
-    for h in (0..n as u32).map(Block) {
+    let mut expected: Vec<(Node, Vec<Node>, Vec<Node>)> = Vec::new();
+    for h in (0..n as u32).map(Node) {
         if let Some((latches, body)) = naive_loop(&cfg, &dom, h) {
             expected.push((h, latches, body));
         }
@@ -197,7 +197,7 @@ fn check_loops(s: &[Vec<Block>]) {
         for &b in body {
             assert!(dom.dominates(*h, b), "header {h:?} must dominate {b:?}");
         }
-        for b in (0..n as u32 + 2).map(Block) {
+        for b in (0..n as u32 + 2).map(Node) {
             assert_eq!(loops.contains(l, b), body.contains(&b));
         }
         // Parent: smallest other loop whose body contains this header.
@@ -217,7 +217,7 @@ fn check_loops(s: &[Vec<Block>]) {
         assert!(own.windows(2).all(|w| w[0] < w[1]));
         assert!(own.iter().all(|&b| loops.loop_of(b) == Some(l)));
     }
-    for b in (0..n as u32).map(Block) {
+    for b in (0..n as u32).map(Node) {
         let inner = expected
             .iter()
             .filter(|(_, _, body)| body.contains(&b))
@@ -232,7 +232,7 @@ fn check_loops(s: &[Vec<Block>]) {
     }
 }
 
-fn check_cycles(s: &[Vec<Block>]) {
+fn check_cycles(s: &[Vec<Node>]) {
     let cfg = Cfg::new(s).unwrap();
     let dom = DomTree::compute(&cfg);
     let cyc = IrreducibleCycles::compute(&cfg, &dom);
@@ -240,28 +240,28 @@ fn check_cycles(s: &[Vec<Block>]) {
     // Transitive closure of forward edges among reachable blocks.
     let mut reach = vec![vec![false; n]; n];
     for u in 0..n {
-        if !cfg.is_reachable(Block(u as u32)) {
+        if !cfg.is_reachable(Node(u as u32)) {
             continue;
         }
         let mut stack = vec![u];
         while let Some(v) = stack.pop() {
-            for &w in cfg.succs(Block(v as u32)) {
-                if !dom.dominates(w, Block(v as u32)) && !reach[u][w.index()] {
+            for &w in cfg.succs(Node(v as u32)) {
+                if !dom.dominates(w, Node(v as u32)) && !reach[u][w.index()] {
                     reach[u][w.index()] = true;
                     stack.push(w.index());
                 }
             }
         }
     }
-    let mut expected: Vec<Vec<Block>> = Vec::new();
+    let mut expected: Vec<Vec<Node>> = Vec::new();
     let mut done = vec![false; n];
     for u in 0..n {
-        if done[u] || !cfg.is_reachable(Block(u as u32)) {
+        if done[u] || !cfg.is_reachable(Node(u as u32)) {
             continue;
         }
-        let comp: Vec<Block> = (0..n)
+        let comp: Vec<Node> = (0..n)
             .filter(|&v| v == u || (reach[u][v] && reach[v][u]))
-            .map(|v| Block(v as u32))
+            .map(|v| Node(v as u32))
             .collect();
         for b in &comp {
             done[b.index()] = true;
@@ -295,8 +295,8 @@ fn check_cycles(s: &[Vec<Block>]) {
 /// Spec of one construct for the naive model.
 struct Spec {
     kind: ConstructKind,
-    header: Block,
-    merge: Block,
+    header: Node,
+    merge: Node,
     rank: u8,
 }
 
@@ -356,12 +356,12 @@ fn naive_specs(infos: &[MergeInfo]) -> Vec<Spec> {
 /// target, case targets); mapped onto blocks by [`check_constructs`].
 type RawInfo = (bool, u8, usize, usize, usize, Vec<usize>);
 
-fn check_constructs(s: &[Vec<Block>], raw: &[RawInfo]) {
+fn check_constructs(s: &[Vec<Node>], raw: &[RawInfo]) {
     let cfg = Cfg::new(s).unwrap();
     let dom = DomTree::compute(&cfg);
     let n = cfg.num_blocks();
     // Turn raw choices into merge infos; merges often inside the header's subtree.
-    let pick = |i: usize| Block((i % (n + 2)) as u32);
+    let pick = |i: usize| Node((i % (n + 2)) as u32);
     let infos: Vec<MergeInfo> = raw
         .iter()
         .map(|(is_loop, mode, h, m, c, cases)| {
@@ -416,9 +416,9 @@ fn check_constructs(s: &[Vec<Block>], raw: &[RawInfo]) {
     assert_eq!(seen, specs.len());
 
     let contains =
-        |i: usize, b: Block| dom.dominates(specs[i].header, b) && !dom.dominates(specs[i].merge, b);
+        |i: usize, b: Node| dom.dominates(specs[i].header, b) && !dom.dominates(specs[i].merge, b);
     let key = |i: usize| (dom.depth(specs[i].header), specs[i].rank, i);
-    let best = |b: Block, below: Option<usize>, only_loops: bool| -> Option<ConstructId> {
+    let best = |b: Node, below: Option<usize>, only_loops: bool| -> Option<ConstructId> {
         (0..specs.len())
             .filter(|&i| contains(i, b))
             .filter(|&i| below.is_none_or(|j| key(i) < key(j)))
@@ -426,7 +426,7 @@ fn check_constructs(s: &[Vec<Block>], raw: &[RawInfo]) {
             .max_by_key(|&i| key(i))
             .map(|i| ConstructId(i as u32))
     };
-    for b in (0..n as u32 + 2).map(Block) {
+    for b in (0..n as u32 + 2).map(Node) {
         assert_eq!(
             cons.innermost(b),
             best(b, None, false),
@@ -507,7 +507,7 @@ proptest! {
 // Large inputs: must not overflow the stack (no timing assertions).
 
 fn all_analyses(
-    s: &[Vec<Block>],
+    s: &[Vec<Node>],
     infos: &[MergeInfo],
 ) -> (Cfg, DomTree, Loops, IrreducibleCycles, Constructs) {
     let cfg = Cfg::new(s).unwrap();
@@ -521,21 +521,15 @@ fn all_analyses(
 #[test]
 fn long_chain() {
     const N: u32 = 200_000;
-    let s: Vec<Vec<Block>> = (0..N)
-        .map(|i| {
-            if i + 1 < N {
-                vec![Block(i + 1)]
-            } else {
-                vec![]
-            }
-        })
+    let s: Vec<Vec<Node>> = (0..N)
+        .map(|i| if i + 1 < N { vec![Node(i + 1)] } else { vec![] })
         .collect();
     let (cfg, dom, loops, cycles, _) = all_analyses(&s, &[]);
     assert_eq!(cfg.rpo().len(), N as usize);
-    assert_eq!(dom.depth(Block(N - 1)), Some(N - 1));
-    assert!(dom.dominates(Block(0), Block(N - 1)));
+    assert_eq!(dom.depth(Node(N - 1)), Some(N - 1));
+    assert!(dom.dominates(Node(0), Node(N - 1)));
     let slow = DomTree::compute_reference(&cfg);
-    assert_eq!(slow.idom(Block(N - 1)), Some(Block(N - 2)));
+    assert_eq!(slow.idom(Node(N - 1)), Some(Node(N - 2)));
     assert!(loops.is_empty());
     assert!(cycles.is_empty());
 }
@@ -545,12 +539,12 @@ fn deep_loop_nest() {
     // h_i -> h_{i+1}; h_{K-1} -> body -> c_{K-1}; c_i -> h_i (back edge), c_i -> m_i;
     // m_i -> c_{i-1}; m_0 -> exit.
     const K: u32 = 100_000;
-    let h = |i: u32| Block(i);
-    let c = |i: u32| Block(K + i);
-    let m = |i: u32| Block(2 * K + i);
-    let body = Block(3 * K);
-    let exit = Block(3 * K + 1);
-    let mut s: Vec<Vec<Block>> = vec![Vec::new(); 3 * K as usize + 2];
+    let h = |i: u32| Node(i);
+    let c = |i: u32| Node(K + i);
+    let m = |i: u32| Node(2 * K + i);
+    let body = Node(3 * K);
+    let exit = Node(3 * K + 1);
+    let mut s: Vec<Vec<Node>> = vec![Vec::new(); 3 * K as usize + 2];
     let mut infos = Vec::new();
     for i in 0..K {
         s[h(i).index()].push(if i + 1 < K { h(i + 1) } else { body });
@@ -597,13 +591,13 @@ fn deep_loop_nest() {
 fn big_irreducible_ring() {
     // entry -> a_0 and a_{N/2}; ring a_i -> a_{i+1 mod N}.
     const N: u32 = 200_000;
-    let mut s: Vec<Vec<Block>> = vec![vec![Block(1), Block(1 + N / 2)]];
+    let mut s: Vec<Vec<Node>> = vec![vec![Node(1), Node(1 + N / 2)]];
     for i in 0..N {
-        s.push(vec![Block(1 + (i + 1) % N)]);
+        s.push(vec![Node(1 + (i + 1) % N)]);
     }
     let (_, _, loops, cycles, _) = all_analyses(&s, &[]);
     assert!(loops.is_empty());
     assert_eq!(cycles.len(), 1);
     assert_eq!(cycles.cycles()[0].len(), N as usize);
-    assert_eq!(cycles.entries(0), vec![Block(1), Block(1 + N / 2)]);
+    assert_eq!(cycles.entries(0), vec![Node(1), Node(1 + N / 2)]);
 }

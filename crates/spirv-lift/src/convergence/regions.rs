@@ -6,9 +6,7 @@
 //! Blocks in irreducible cycles, or in a natural loop whose header is in one, use anchors.
 
 use super::place::{LoopRegion, Owner, Regions};
-use crate::analysis::{
-    Block, Cfg, ConstructKind, Constructs, DomTree, FunctionAnalyses, MergeInfo,
-};
+use crate::analysis::{Cfg, ConstructKind, Constructs, DomTree, FunctionAnalyses, MergeInfo, Node};
 use crate::llvm::BlockId;
 use foldhash::{HashMap, HashMapExt, HashSet};
 
@@ -23,8 +21,8 @@ pub fn compute(
     blocks: &[Option<BlockId>],
     nblocks: usize,
 ) -> Regions {
-    let to_llvm = |b: Block| blocks.get(b.index()).copied().flatten();
-    let loop_headers: HashSet<Block> = merges
+    let to_llvm = |b: Node| blocks.get(b.index()).copied().flatten();
+    let loop_headers: HashSet<Node> = merges
         .iter()
         .filter_map(|m| match m {
             MergeInfo::Loop { header, .. } => Some(*header),
@@ -62,7 +60,7 @@ pub fn compute(
                 .and_then(|p| key.get(&p).copied());
         }
         for i in 0..blocks.len() {
-            let b = Block(i as u32);
+            let b = Node(i as u32);
             if let (Some(lb), Some(c)) = (to_llvm(b), constructs.innermost_loop(b))
                 && let Some(k) = key.get(&c)
             {
@@ -94,7 +92,7 @@ pub fn compute(
         }
     }
     for i in 0..blocks.len() {
-        let b = Block(i as u32);
+        let b = Node(i as u32);
         let Some(lb) = to_llvm(b) else { continue };
         let l = loops.loop_of(b);
         out.owner[lb.index()] =
@@ -113,11 +111,11 @@ pub fn compute(
 fn constructs_hold_cycles(
     a: &FunctionAnalyses,
     out: &Regions,
-    to_llvm: &dyn Fn(Block) -> Option<BlockId>,
+    to_llvm: &dyn Fn(Node) -> Option<BlockId>,
 ) -> bool {
     let loops = a.loops();
     (0..a.cfg.num_blocks()).all(|i| {
-        let b = Block(i as u32);
+        let b = Node(i as u32);
         let (Some(l), Some(lb)) = (loops.loop_of(b), to_llvm(b)) else {
             return true;
         };
@@ -161,7 +159,7 @@ fn structural_constructs(a: &FunctionAnalyses, merges: &[MergeInfo]) -> Construc
     // An edge from a block to itself, or to one it is already the immediate dominator of,
     // changes no dominator; when every added edge is such, the function's own tree is the
     // structural one and nothing is built again.
-    let added = |m: &MergeInfo| -> (Block, [Option<Block>; 2]) {
+    let added = |m: &MergeInfo| -> (Node, [Option<Node>; 2]) {
         match m {
             MergeInfo::Selection { header, merge, .. } => (*header, [Some(*merge), None]),
             MergeInfo::Loop {
@@ -181,8 +179,8 @@ fn structural_constructs(a: &FunctionAnalyses, merges: &[MergeInfo]) -> Construc
         return Constructs::compute(&a.cfg, &a.dom, merges);
     }
     let n = a.cfg.num_blocks();
-    let mut succs: Vec<Vec<Block>> = (0..n)
-        .map(|i| a.cfg.succs(Block(i as u32)).to_vec())
+    let mut succs: Vec<Vec<Node>> = (0..n)
+        .map(|i| a.cfg.succs(Node(i as u32)).to_vec())
         .collect();
     for m in merges {
         let (header, extra) = added(m);

@@ -7,7 +7,7 @@
 //! the entry are dead and are not emitted.
 
 use super::{Ctx, ValInfo};
-use crate::analysis::{Block as CfgBlock, FunctionAnalyses};
+use crate::analysis::{FunctionAnalyses, Node};
 use crate::convergence::place::Regions;
 use crate::error::Error;
 use crate::llvm::{self, BlockId, Inst as LInst, InstKind, LocalId, TypeId, Value};
@@ -66,7 +66,7 @@ pub(crate) fn lower_function(
     let mut f = cx.m.take_function(fid);
     let mut blocks = HashMap::new();
     for (i, b) in func.blocks.iter().enumerate() {
-        if cfg.is_reachable(CfgBlock(i as u32)) {
+        if cfg.is_reachable(Node(i as u32)) {
             let id = b.id();
             let hint = cx
                 .names

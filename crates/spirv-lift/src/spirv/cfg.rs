@@ -3,7 +3,7 @@
 //! ([`FunctionAnalyses`]), and the merge information of its structured headers.
 
 use super::{Function, Inst, Op, Operand};
-use crate::analysis::{Block, Cfg, FunctionAnalyses, MergeInfo};
+use crate::analysis::{Cfg, FunctionAnalyses, MergeInfo, Node};
 use crate::error::Error;
 use foldhash::{HashMap, HashMapExt};
 
@@ -52,7 +52,7 @@ pub(crate) fn analyses(func: &Function) -> Result<FunctionAnalyses, Error> {
             if i == 0 {
                 return Err(term.invalid(format!("the entry block %{t} cannot be a branch target")));
             }
-            s.push(Block(i));
+            s.push(Node(i));
         }
         succs.push(s);
     }
@@ -64,10 +64,10 @@ pub(crate) fn analyses(func: &Function) -> Result<FunctionAnalyses, Error> {
 /// with a switch's case targets), for structured constructs.
 pub(crate) fn merge_infos(func: &Function) -> Vec<MergeInfo> {
     let index = block_numbers(func);
-    let block_of = |label: u32| index.get(&label).map(|i| Block(*i));
+    let block_of = |label: u32| index.get(&label).map(|i| Node(*i));
     let mut infos = Vec::new();
     for (i, b) in func.blocks.iter().enumerate() {
-        let header = Block(i as u32);
+        let header = Node(i as u32);
         match b.merge() {
             Some(m) if m.op == Op::LoopMerge => {
                 if let (Some(merge), Some(cont)) = (

@@ -9,7 +9,7 @@
 
 use foldhash::{HashMap, HashMapExt, HashSet};
 
-use crate::analysis::{Block, DomTree, FunctionAnalyses};
+use crate::analysis::{DomTree, FunctionAnalyses, Node};
 use crate::error::Error;
 use crate::spirv::{Function, Inst, Op, Operand};
 
@@ -20,7 +20,7 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
     let index = crate::spirv::cfg::block_numbers(func);
     let (cfg, dom) = (&analyses.cfg, &analyses.dom);
     let edges: HashSet<(u32, u32)> = (0..cfg.num_blocks() as u32)
-        .flat_map(|from| cfg.succs(Block(from)).iter().map(move |to| (from, to.0)))
+        .flat_map(|from| cfg.succs(Node(from)).iter().map(move |to| (from, to.0)))
         .collect();
     // Where each value of the function is defined: (block, position in the block).
     // (Positions fit in u32: a module has fewer than 2^22 instructions.)
@@ -33,7 +33,7 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
         }
     }
     for (bi, b) in func.blocks.iter().enumerate() {
-        let here = Block(bi as u32);
+        let here = Node(bi as u32);
         if !dom.dominates(here, here) {
             continue; // unreachable
         }
@@ -64,7 +64,7 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
                 let ok = if db == bi as u32 {
                     dk < k as u32
                 } else {
-                    dom.dominates(Block(db), here)
+                    dom.dominates(Node(db), here)
                 };
                 if !ok {
                     return Err(not_dominated(inst, id));
@@ -112,8 +112,8 @@ impl Phi<'_> {
             let Some(&(db, _)) = self.defs.get(v) else {
                 continue;
             };
-            let parent_reachable = self.dom.dominates(Block(p), Block(p));
-            if parent_reachable && !self.dom.dominates(Block(db), Block(p)) {
+            let parent_reachable = self.dom.dominates(Node(p), Node(p));
+            if parent_reachable && !self.dom.dominates(Node(db), Node(p)) {
                 return Err(not_dominated(inst, *v));
             }
         }
