@@ -289,7 +289,7 @@ pub(crate) fn resolve(
 fn scalar_type(inst: &Inst, defs: &BTreeMap<u32, &Inst>) -> Result<Scalar, Error> {
     let rty = inst.rty()?;
     let ty = defs
-        .get(&rty)
+        .get(&rty.0)
         .ok_or_else(|| inst.invalid(format!("result type %{rty} is not a type")))?;
     let scalar = match (inst.op, ty.op) {
         (Op::SpecConstantTrue | Op::SpecConstantFalse, Op::TypeBool) => Scalar::Bool,

@@ -8,6 +8,7 @@ use super::mangle::{MTy, mangle};
 use crate::error::Error;
 use crate::llvm::{CallConv, FnAttr, InstKind, Type, TypeId, Value};
 use crate::mmra::TagSet;
+use crate::spirv::SpvTypeId;
 use crate::spirv::{Inst, Op, Operand};
 
 /// Whether an `llvm.amdgcn.*` intrinsic we emit is convergent (LLVM declares these
@@ -121,7 +122,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// The mangling type of a SPIR-V type.
-    pub fn mty(&self, ty: u32) -> Result<MTy, Error> {
+    pub fn mty(&self, ty: SpvTypeId) -> Result<MTy, Error> {
         let signed_default = self.cx.kernel;
         Ok(match self.cx.spv_ty(ty)?.clone() {
             SpvTy::Void => MTy::Void,
@@ -169,14 +170,14 @@ impl FnCtx<'_, '_> {
         })
     }
 
-    fn struct_mangle_name(&self, ty: u32) -> String {
-        match self.cx.names.get(&ty) {
+    fn struct_mangle_name(&self, ty: SpvTypeId) -> String {
+        match self.cx.names.get(&ty.0) {
             Some(n) if crate::llvm::is_plain_identifier(n) => n.clone(),
             _ => format!("struct_{ty}"),
         }
     }
 
-    fn scalar_name(&self, ty: u32) -> Result<String, Error> {
+    fn scalar_name(&self, ty: SpvTypeId) -> Result<String, Error> {
         Ok(match self.cx.spv_ty(ty)? {
             SpvTy::Void => "void".into(),
             SpvTy::Int { width, signed } => format!("{}int{width}", if *signed { "" } else { "u" }),
@@ -192,7 +193,7 @@ impl FnCtx<'_, '_> {
         inst: &Inst,
         name: &str,
         args: &[(Value, MTy)],
-        result: Option<u32>,
+        result: Option<SpvTypeId>,
         convergent: bool,
     ) -> Result<Option<Value>, Error> {
         self.call_builtin_with(inst, name, args, result, convergent, None)
@@ -205,7 +206,7 @@ impl FnCtx<'_, '_> {
         inst: &Inst,
         name: &str,
         args: &[(Value, MTy)],
-        result: Option<u32>,
+        result: Option<SpvTypeId>,
         convergent: bool,
         tags: Option<&TagSet>,
     ) -> Result<Option<Value>, Error> {
@@ -259,7 +260,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// `_R` name suffix for a result type (`float4`, `uint`, …).
-    fn ret_suffix(&self, t: u32) -> Result<String, Error> {
+    fn ret_suffix(&self, t: SpvTypeId) -> Result<String, Error> {
         Ok(match self.cx.spv_ty(t)?.clone() {
             SpvTy::Vector { elem, n } => format!("{}{n}", self.ret_suffix(elem)?),
             SpvTy::Int { width: 8, signed } => if signed { "char" } else { "uchar" }.into(),

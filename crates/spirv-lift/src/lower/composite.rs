@@ -6,6 +6,7 @@ use super::SpvTy;
 use super::func::FnCtx;
 use crate::error::Error;
 use crate::llvm::{self, Const, InstKind, Value};
+use crate::spirv::SpvTypeId;
 use crate::spirv::{Inst, Op};
 
 impl FnCtx<'_, '_> {
@@ -37,7 +38,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// Rebuilds a value of one aggregate type as the logically identical other type.
-    fn copy_logical(&mut self, v: Value, from: u32, to: u32) -> Result<Value, Error> {
+    fn copy_logical(&mut self, v: Value, from: SpvTypeId, to: SpvTypeId) -> Result<Value, Error> {
         let to_ll = self.cx.llty(to)?;
         if self.ll_type_of(v) == to_ll {
             return Ok(v);
@@ -186,7 +187,7 @@ impl FnCtx<'_, '_> {
     fn extract_path(
         &mut self,
         mut v: Value,
-        mut ty: u32,
+        mut ty: SpvTypeId,
         lits: &[u32],
         inst: &Inst,
     ) -> Result<Value, Error> {
@@ -237,7 +238,7 @@ impl FnCtx<'_, '_> {
     fn insert_path(
         &mut self,
         c: Value,
-        ty: u32,
+        ty: SpvTypeId,
         obj: Value,
         lits: &[u32],
         inst: &Inst,

@@ -4,10 +4,10 @@
 //! Their values are computed in SPIR-V terms at load (`spirv::Constants`, which also folds
 //! `OpSpecConstantOp`); this file only gives each value its LLVM form.
 
-use super::{Ctx, SpvTy};
+use super::{Ctx, SpvTy, SpvTypeId};
 use crate::error::Error;
 use crate::llvm::{Const, ConstId, Type, Value};
-use crate::spirv::{ConstValue, Inst, Op, Operand, element_type};
+use crate::spirv::{ConstValue, Inst, Op, Operand};
 
 impl Ctx<'_> {
     /// Lowers a module-level constant, specialization constant, `OpUndef` or
@@ -84,8 +84,10 @@ impl Ctx<'_> {
                     let et = match e {
                         ConstValue::Same(_) | ConstValue::Folded(_) => t,
                         _ => {
-                            let ety = element_type(&self.spv.types, f.ty, i)
-                                .ok_or_else(|| inst.err("a folded element of a non-composite"))?;
+                            let ety =
+                                self.spv.types.element(f.ty, i).ok_or_else(|| {
+                                    inst.err("a folded element of a non-composite")
+                                })?;
                             self.llty(ety)?
                         }
                     };
@@ -122,7 +124,7 @@ impl Ctx<'_> {
     }
 
     /// Number of constituents of a composite type.
-    pub fn composite_len(&self, ty: u32) -> Result<u64, Error> {
+    pub fn composite_len(&self, ty: SpvTypeId) -> Result<u64, Error> {
         Ok(match self.spv_ty(ty)? {
             SpvTy::Vector { n, .. } | SpvTy::Matrix { n, .. } => u64::from(*n),
             SpvTy::Array { .. } => self.array_len(ty)?,

@@ -12,6 +12,7 @@ use crate::convergence::place::Regions;
 use crate::error::Error;
 use crate::llvm::{self, BlockId, Inst as LInst, InstKind, LocalId, TypeId, Value};
 use crate::mmra::TagSet;
+use crate::spirv::SpvTypeId;
 use crate::spirv::{Function, Inst, Op, Operand};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -170,7 +171,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     }
 
     /// The SPIR-V type id of a value id.
-    pub fn vty(&self, id: u32) -> Result<u32, Error> {
+    pub fn vty(&self, id: u32) -> Result<SpvTypeId, Error> {
         self.info(id).map(|i| i.spv_ty)
     }
 
@@ -189,7 +190,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
 
     /// Gives module-scope variable `id` (of SPIR-V pointer type `ptr_ty`) the value `v`
     /// in this function: for variables computed per function instead of being globals.
-    pub fn define_variable(&mut self, id: u32, ptr_ty: u32, v: Value) -> Result<(), Error> {
+    pub fn define_variable(&mut self, id: u32, ptr_ty: SpvTypeId, v: Value) -> Result<(), Error> {
         let var = Inst {
             op: ::spirv::Op::Variable,
             word: 0,

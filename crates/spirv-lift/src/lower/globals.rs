@@ -12,6 +12,7 @@ use super::{Ctx, SpvTy, types::addrspace};
 use crate::Target;
 use crate::error::Error;
 use crate::llvm::{CallConv, FnAttr, Global, Linkage, MdOperand, ParamAttr, Type, Value};
+use crate::spirv::SpvTypeId;
 use crate::spirv::{Function, Inst, Operand};
 use ::spirv::{
     Decoration, ExecutionMode, ExecutionModel, FunctionControl, FunctionParameterAttribute,
@@ -77,7 +78,7 @@ impl Ctx<'_> {
                 .names
                 .get(&id)
                 .filter(|n| !n.is_empty())
-                .or_else(|| self.names.get(&pointee))
+                .or_else(|| self.names.get(&pointee.0))
             {
                 Some(n) if !n.is_empty() => n.clone(),
                 _ => self.hint(id),
@@ -201,7 +202,7 @@ impl Ctx<'_> {
     /// Creates the LLVM function (signature only) for a SPIR-V function.
     pub(crate) fn declare_function(&mut self, f: &Function) -> Result<(), Error> {
         let id = f.id();
-        let fty = f.def.id(1)?;
+        let fty = f.def.type_id(1)?;
         let SpvTy::Function { ret, params } = self.spv_ty(fty)?.clone() else {
             return Err(f.def.err("OpFunction's type is not a function type"));
         };
@@ -316,7 +317,7 @@ impl Ctx<'_> {
     fn param_attrs(
         &mut self,
         pid: u32,
-        pty: u32,
+        pty: SpvTypeId,
         index: usize,
         cc: CallConv,
         sret_taken: &mut bool,
@@ -643,8 +644,8 @@ impl Ctx<'_> {
         &mut self,
         inst: &Inst,
         id: u32,
-        ptr_ty: u32,
-        pointee: u32,
+        ptr_ty: SpvTypeId,
+        pointee: SpvTypeId,
         sc: StorageClass,
     ) -> Result<bool, Error> {
         let Some(shared) = self.workgroup_blocks else {

@@ -28,6 +28,7 @@ use super::{Ctx, SpvTy};
 use crate::error::Error;
 use crate::llvm::{Const, Global, GlobalId, Linkage, Type, TypeId, Value};
 use crate::spirv::Function;
+use crate::spirv::SpvTypeId;
 use ::spirv::{Decoration, StorageClass};
 
 /// A block variable written as a resource handle.
@@ -42,7 +43,7 @@ pub(crate) struct BufferHandle {
     /// The variable's name, for the backend's `OpName`.
     name: GlobalId,
     /// The SPIR-V pointer type of the variable.
-    ptr_ty: u32,
+    ptr_ty: SpvTypeId,
 }
 
 impl Ctx<'_> {
@@ -51,7 +52,7 @@ impl Ctx<'_> {
     pub(crate) fn buffer_handle(
         &mut self,
         id: u32,
-        ptr_ty: u32,
+        ptr_ty: SpvTypeId,
         sc: StorageClass,
         mem: TypeId,
         addrspace: u32,

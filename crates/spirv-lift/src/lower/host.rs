@@ -25,6 +25,7 @@ use crate::error::{Error, ErrorKind};
 use crate::llvm::{
     CallConv, CastOp, Const, Function, Global, Inst, InstKind, Linkage, Type, TypeId, Value,
 };
+use crate::spirv::SpvTypeId;
 use ::spirv::{BuiltIn, Decoration};
 
 /// The host triple and data layout LLVM 19 and 22 use for this machine's architecture.
@@ -519,7 +520,7 @@ impl FnCtx<'_, '_> {
         &mut self,
         inst: &crate::spirv::Inst,
         args: &[Value],
-        result: Option<u32>,
+        result: Option<SpvTypeId>,
     ) -> Result<(), Error> {
         let (&fmt, rest) = args
             .split_first()

@@ -29,7 +29,7 @@
 //! next power of two of its size: 16 bytes for a `vec3` of 32-bit elements) fits before
 //! the next member or element ([`Ctx::backend_vector`]), and `[N x T]` otherwise.
 
-use super::{Ctx, SpvTy};
+use super::{Ctx, SpvTy, SpvTypeId};
 use crate::error::Error;
 use crate::llvm::{Const, Type, TypeId};
 use ::spirv::Decoration;
@@ -44,7 +44,7 @@ pub(crate) struct ShapeId(u32);
 pub(crate) struct Shape {
     pub kind: ShapeKind,
     /// The SPIR-V type whose memory this is.
-    pub spv: u32,
+    pub spv: SpvTypeId,
     /// The LLVM type of the memory (a `getelementptr` source type).
     pub mem: TypeId,
     /// The LLVM type of a value loaded from it.
@@ -88,13 +88,13 @@ pub(crate) enum ShapeKind {
 pub(crate) struct Layouts {
     shapes: Vec<Shape>,
     /// Default shape of each type id whose memory differs from its value type.
-    laid: HashMap<u32, ShapeId>,
+    laid: HashMap<SpvTypeId, ShapeId>,
     /// Plain shape of each type id asked for.
-    plain: HashMap<u32, ShapeId>,
+    plain: HashMap<SpvTypeId, ShapeId>,
     /// `OpMemberDecorate` literals used for layouts: (struct, member, decoration).
-    member_lits: HashMap<(u32, u32, u32), u32>,
+    member_lits: HashMap<(SpvTypeId, u32, u32), u32>,
     /// (struct, member) pairs decorated `RowMajor`.
-    row_major: HashSet<(u32, u32)>,
+    row_major: HashSet<(SpvTypeId, u32)>,
 }
 
 impl Layouts {
@@ -110,7 +110,13 @@ impl Layouts {
     }
 
     /// Records an `OpMemberDecorate` that layouts use.
-    pub fn member_decoration(&mut self, st: u32, member: u32, d: Decoration, lit: Option<u32>) {
+    pub fn member_decoration(
+        &mut self,
+        st: SpvTypeId,
+        member: u32,
+        d: Decoration,
+        lit: Option<u32>,
+    ) {
         match (d, lit) {
             (Decoration::Offset | Decoration::MatrixStride, Some(v)) => {
                 self.member_lits.insert((st, member, d as u32), v);
@@ -122,7 +128,7 @@ impl Layouts {
         }
     }
 
-    pub(crate) fn member_lit(&self, st: u32, member: u32, d: Decoration) -> Option<u32> {
+    pub(crate) fn member_lit(&self, st: SpvTypeId, member: u32, d: Decoration) -> Option<u32> {
         self.member_lits.get(&(st, member, d as u32)).copied()
     }
 
@@ -142,7 +148,7 @@ struct MatrixCtx {
 impl Ctx<'_> {
     /// The shape of memory holding a `ty` where nothing says otherwise (a variable, a
     /// pointer of type `ptr to ty`).
-    pub(crate) fn shape(&mut self, ty: u32) -> Result<ShapeId, Error> {
+    pub(crate) fn shape(&mut self, ty: SpvTypeId) -> Result<ShapeId, Error> {
         match self.layouts.laid.get(&ty) {
             Some(s) => Ok(*s),
             None => self.plain_shape(ty),
@@ -150,12 +156,12 @@ impl Ctx<'_> {
     }
 
     /// The LLVM memory type of a `ty` (the value type unless `ty` is laid out).
-    pub(crate) fn mem_ty(&mut self, ty: u32) -> Result<TypeId, Error> {
+    pub(crate) fn mem_ty(&mut self, ty: SpvTypeId) -> Result<TypeId, Error> {
         let s = self.shape(ty)?;
         Ok(self.layouts.get(s).mem)
     }
 
-    pub(crate) fn plain_shape(&mut self, ty: u32) -> Result<ShapeId, Error> {
+    pub(crate) fn plain_shape(&mut self, ty: SpvTypeId) -> Result<ShapeId, Error> {
         if let Some(s) = self.layouts.plain.get(&ty) {
             return Ok(*s);
         }
@@ -175,7 +181,7 @@ impl Ctx<'_> {
 
     /// The size of a scalar, pointer or array of them (other sizes depend on the data
     /// layout).
-    fn plain_size(&self, ty: u32) -> Option<u64> {
+    fn plain_size(&self, ty: SpvTypeId) -> Option<u64> {
         match self.spv_ty(ty).ok()? {
             SpvTy::Int { width, .. } | SpvTy::Float { width, .. } => Some(u64::from(*width / 8)),
             SpvTy::Pointer { .. } => {
@@ -194,7 +200,7 @@ impl Ctx<'_> {
 
     /// The alignment every data layout gives a scalar, pointer or array of them: at most
     /// the scalar's size, so an offset that is a multiple of the size is aligned.
-    fn plain_align(&self, ty: u32) -> Option<u64> {
+    fn plain_align(&self, ty: SpvTypeId) -> Option<u64> {
         match self.spv_ty(ty).ok()? {
             SpvTy::Array { elem, .. } | SpvTy::RuntimeArray { elem } => self.plain_align(*elem),
             _ => self.plain_size(ty),
@@ -204,7 +210,7 @@ impl Ctx<'_> {
     /// Computes and records the default shape of a struct or array type just lowered,
     /// when it is explicitly laid out (called in module order, so that every named
     /// layout struct exists before any function is printed).
-    pub(crate) fn compute_layout(&mut self, ty: u32) -> Result<(), Error> {
+    pub(crate) fn compute_layout(&mut self, ty: SpvTypeId) -> Result<(), Error> {
         if self.kernel {
             return Ok(());
         }
@@ -216,7 +222,7 @@ impl Ctx<'_> {
     }
 
     /// The shape of a `ty` inside an explicit layout.
-    fn layout_shape(&mut self, ty: u32, mctx: MatrixCtx) -> Result<ShapeId, Error> {
+    fn layout_shape(&mut self, ty: SpvTypeId, mctx: MatrixCtx) -> Result<ShapeId, Error> {
         match self.spv_ty(ty)?.clone() {
             SpvTy::Vector { elem, n } => {
                 let e = self.llty(elem)?;
@@ -272,8 +278,8 @@ impl Ctx<'_> {
 
     fn array_shape(
         &mut self,
-        ty: u32,
-        elem: u32,
+        ty: SpvTypeId,
+        elem: SpvTypeId,
         len: u64,
         mctx: MatrixCtx,
     ) -> Result<ShapeId, Error> {
@@ -311,7 +317,7 @@ impl Ctx<'_> {
         &mut self,
         es: &Shape,
         stride: Option<u64>,
-        ty: u32,
+        ty: SpvTypeId,
     ) -> Result<(TypeId, bool, Option<u64>), Error> {
         let Some(stride) = stride else {
             return Ok((es.mem, false, es.size));
@@ -340,8 +346,8 @@ impl Ctx<'_> {
 
     fn matrix_shape(
         &mut self,
-        ty: u32,
-        col: u32,
+        ty: SpvTypeId,
+        col: SpvTypeId,
         n: u32,
         mctx: MatrixCtx,
     ) -> Result<ShapeId, Error> {
@@ -424,7 +430,7 @@ impl Ctx<'_> {
         }))
     }
 
-    fn struct_shape(&mut self, ty: u32, members: &[u32]) -> Result<ShapeId, Error> {
+    fn struct_shape(&mut self, ty: SpvTypeId, members: &[SpvTypeId]) -> Result<ShapeId, Error> {
         let offsets: Vec<Option<u32>> = (0..members.len() as u32)
             .map(|k| self.layouts.member_lit(ty, k, Decoration::Offset))
             .collect();

@@ -5,6 +5,7 @@ use super::SpvTy;
 use super::func::FnCtx;
 use crate::error::Error;
 use crate::llvm::{BinOp, Const, InstKind, Type, TypeId, Value};
+use crate::spirv::SpvTypeId;
 use crate::spirv::{Inst, Op, Operand};
 
 impl FnCtx<'_, '_> {
@@ -181,7 +182,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// (columns, rows-per-column) of a matrix type: returns (n_cols, col_len).
-    fn matrix_shape(&self, ty: u32) -> Result<(u32, u32), Error> {
+    fn matrix_shape(&self, ty: SpvTypeId) -> Result<(u32, u32), Error> {
         match self.cx.spv_ty(ty)?.clone() {
             SpvTy::Matrix { col, n } => match self.cx.spv_ty(col)? {
                 SpvTy::Vector { n: r, .. } => Ok((n, *r)),
@@ -191,7 +192,7 @@ impl FnCtx<'_, '_> {
         }
     }
 
-    fn matrix_col(&self, ty: u32) -> Result<u32, Error> {
+    fn matrix_col(&self, ty: SpvTypeId) -> Result<SpvTypeId, Error> {
         match self.cx.spv_ty(ty)? {
             SpvTy::Matrix { col, .. } => Ok(*col),
             _ => Err(crate::error::invalid(format!("%{ty} is not a matrix type"))),
@@ -199,7 +200,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// Columns of a matrix value.
-    fn columns(&mut self, m: Value, mty: u32) -> Result<Vec<Value>, Error> {
+    fn columns(&mut self, m: Value, mty: SpvTypeId) -> Result<Vec<Value>, Error> {
         let (n, _) = self.matrix_shape(mty)?;
         let ct = self.cx.llty(self.matrix_col(mty)?)?;
         Ok((0..n)

@@ -7,6 +7,7 @@ use super::func::FnCtx;
 use crate::error::Error;
 use crate::llvm::{CastOp, InstKind, Type, TypeId, Value};
 use crate::mmra::TagSet;
+use crate::spirv::SpvTypeId;
 use crate::spirv::{Inst, Op, Operand};
 use ::spirv::MemoryAccess;
 
@@ -286,7 +287,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// The pointee SPIR-V type of a pointer value id.
-    pub fn pointee(&self, ptr: u32) -> Result<u32, Error> {
+    pub fn pointee(&self, ptr: u32) -> Result<SpvTypeId, Error> {
         match self.cx.spv_ty(self.vty(ptr)?)? {
             SpvTy::Pointer { pointee, .. } => Ok(*pointee),
             _ => Err(crate::error::invalid(format!("%{ptr} is not a pointer"))),

@@ -37,13 +37,13 @@ pub use crate::spirv::ExtSet;
 use crate::spirv::{self, Inst, Op, Operand};
 use crate::{Options, Target};
 use foldhash::{HashMap, HashMapExt, HashSet};
-pub use types::{SpvTy, named_tags, sync_as_name};
+pub use types::{SpvTy, SpvTypeId, named_tags, sync_as_name};
 
 /// A lowered value with its SPIR-V type and owning function (for locals).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ValInfo {
     pub v: Value,
-    pub spv_ty: u32,
+    pub spv_ty: SpvTypeId,
     pub func: Option<u32>,
 }
 
@@ -80,7 +80,8 @@ pub(crate) struct Ctx<'a> {
     pub called: spirv::IdTable<bool>,
     /// Built-in Input variables computed per function on amdgcn: (built-in, pointer type,
     /// pointee type).
-    pub amd_builtins: std::collections::BTreeMap<u32, (spirv_headers::BuiltIn, u32, u32)>,
+    pub amd_builtins:
+        std::collections::BTreeMap<u32, (spirv_headers::BuiltIn, SpvTypeId, SpvTypeId)>,
     /// Built-in variables on the host: (global, built-in, value type), filled by
     /// `spirv_lift.set_invocation` (lower/host.rs).
     pub host_builtins: Vec<(crate::llvm::GlobalId, spirv_headers::BuiltIn, TypeId)>,
@@ -386,7 +387,7 @@ impl<'a> Ctx<'a> {
                             _ => None,
                         };
                         self.layouts
-                            .member_decoration(inst.id(0)?, inst.lit(1)?, *d, lit);
+                            .member_decoration(inst.type_id(0)?, inst.lit(1)?, *d, lit);
                     }
                 }
                 // Groups: their decorations are copied to the targets below.
@@ -418,7 +419,8 @@ impl<'a> Ctx<'a> {
                             Some(Operand::LiteralBit32(v)) => Some(*v),
                             _ => None,
                         };
-                        self.layouts.member_decoration(*st, *member, *d, lit);
+                        self.layouts
+                            .member_decoration(SpvTypeId(*st), *member, *d, lit);
                     }
                 }
             }
@@ -486,17 +488,20 @@ impl<'a> Ctx<'a> {
         self.opts.backend_workarounds && self.opts.target == Target::Generic
     }
 
-    pub fn decos(&self, id: u32) -> &[(spirv_headers::Decoration, Vec<Operand>)] {
-        self.decorations.get(&id).map_or(&[], |v| v.as_slice())
+    /// The decorations on an id (of a value or a type).
+    pub fn decos(&self, id: impl Into<u32>) -> &[(spirv_headers::Decoration, Vec<Operand>)] {
+        self.decorations
+            .get(&id.into())
+            .map_or(&[], |v| v.as_slice())
     }
 
     /// Whether an id has a decoration.
-    pub fn has_deco(&self, id: u32, d: spirv_headers::Decoration) -> bool {
+    pub fn has_deco(&self, id: impl Into<u32>, d: spirv_headers::Decoration) -> bool {
         self.decos(id).iter().any(|(x, _)| *x == d)
     }
 
     /// The first literal operand of a decoration on an id.
-    pub fn deco_lit(&self, id: u32, d: spirv_headers::Decoration) -> Option<u32> {
+    pub fn deco_lit(&self, id: impl Into<u32>, d: spirv_headers::Decoration) -> Option<u32> {
         self.decos(id)
             .iter()
             .find(|(x, _)| *x == d)
@@ -531,7 +536,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// A debug name hint for an id: its OpName, else `_<id>`.
-    pub fn hint(&self, id: u32) -> String {
+    pub fn hint(&self, id: impl Into<u32>) -> String {
+        let id = id.into();
         match self.names.get(&id) {
             Some(n) if !n.is_empty() => n.clone(),
             _ => {
@@ -546,19 +552,19 @@ impl<'a> Ctx<'a> {
     }
 
     /// Type info for a SPIR-V type id.
-    pub fn type_info(&self, id: u32) -> Result<&types::TypeInfo, Error> {
+    pub fn type_info(&self, id: SpvTypeId) -> Result<&types::TypeInfo, Error> {
         self.types
             .get(&self.spv.types, id)
             .ok_or_else(|| Error::new(ErrorKind::InvalidModule(format!("%{id} is not a type"))))
     }
 
     /// The LLVM type for a SPIR-V type id.
-    pub fn llty(&self, id: u32) -> Result<TypeId, Error> {
+    pub fn llty(&self, id: SpvTypeId) -> Result<TypeId, Error> {
         Ok(self.type_info(id)?.llvm)
     }
 
     /// The SPIR-V type structure for a type id (lowered already).
-    pub fn spv_ty(&self, id: u32) -> Result<&'a SpvTy, Error> {
+    pub fn spv_ty(&self, id: SpvTypeId) -> Result<&'a SpvTy, Error> {
         let types = &self.spv.types;
         types
             .index(id)
@@ -568,7 +574,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The length of array type `id`, with the specialization constants set.
-    pub fn array_len(&self, id: u32) -> Result<u64, Error> {
+    pub fn array_len(&self, id: SpvTypeId) -> Result<u64, Error> {
         Ok(self.type_info(id)?.len)
     }
 
@@ -631,7 +637,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Records a module-level value.
-    pub fn set_global_value(&mut self, id: u32, v: Value, spv_ty: u32) -> Result<(), Error> {
+    pub fn set_global_value(&mut self, id: u32, v: Value, spv_ty: SpvTypeId) -> Result<(), Error> {
         let slot = self.values.get_mut(id as usize).ok_or_else(|| {
             Error::new(ErrorKind::IdOutOfBound {
                 id,
@@ -647,7 +653,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The result type of a module-level instruction defining `id`.
-    pub fn spv_globals_type(&self, id: u32) -> Result<u32, Error> {
+    pub fn spv_globals_type(&self, id: u32) -> Result<SpvTypeId, Error> {
         self.spv
             .globals
             .iter()

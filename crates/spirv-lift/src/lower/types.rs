@@ -14,7 +14,7 @@ use crate::llvm::{Type, TypeId};
 use crate::spirv::{Inst, Op, Types};
 use ::spirv::StorageClass;
 
-pub use crate::spirv::SpvTy;
+pub use crate::spirv::{SpvTy, SpvTypeId};
 
 /// A lowered type: what the lowering adds to the module's declaration of it
 /// ([`crate::spirv::Types`] holds its structure).
@@ -42,7 +42,7 @@ impl TypeTable {
     }
 
     /// The type with id `id`, if lowered.
-    pub(crate) fn get(&self, types: &Types, id: u32) -> Option<&TypeInfo> {
+    pub(crate) fn get(&self, types: &Types, id: SpvTypeId) -> Option<&TypeInfo> {
         self.get_at(types.index(id)?)
     }
 
@@ -53,7 +53,7 @@ impl TypeTable {
 
     /// Records (or replaces: a forward-declared pointer, then its `OpTypePointer`) the
     /// type with id `id`; false when `id` declares no type.
-    pub(crate) fn set(&mut self, types: &Types, id: u32, info: TypeInfo) -> bool {
+    pub(crate) fn set(&mut self, types: &Types, id: SpvTypeId, info: TypeInfo) -> bool {
         match types.index(id).and_then(|i| self.infos.get_mut(i)) {
             Some(slot) => {
                 *slot = Some(info);
@@ -360,7 +360,7 @@ impl Ctx<'_> {
                 .m
                 .ty(Type::Target((*name).into(), Vec::new(), Vec::new())),
         };
-        let id = inst.rid()?;
+        let id = SpvTypeId(inst.rid()?);
         if !self.types.set(&spv.types, id, TypeInfo { llvm, len }) {
             return Err(inst.err("id out of bound"));
         }
@@ -377,7 +377,7 @@ impl Ctx<'_> {
     /// `OpTypeForwardPointer`: declares the pointer now (structs may use it before its
     /// `OpTypePointer`); with opaque pointers only the address space matters.
     fn forward_pointer(&mut self, inst: &Inst) -> Result<(), Error> {
-        let id = inst.id(0)?;
+        let id = inst.type_id(0)?;
         let sc = inst.storage_class(1)?;
         let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
         let llvm = self.m.ty(Type::Ptr(a));
@@ -391,7 +391,7 @@ impl Ctx<'_> {
     }
 
     /// The scalar SPIR-V type id of a scalar or vector type.
-    pub fn scalar_of(&self, ty: u32) -> Result<u32, Error> {
+    pub fn scalar_of(&self, ty: SpvTypeId) -> Result<SpvTypeId, Error> {
         match self.spv_ty(ty)? {
             SpvTy::Vector { elem, .. } => Ok(*elem),
             _ => Ok(ty),

@@ -17,7 +17,7 @@
 
 use foldhash::HashMap;
 
-use super::types::{SpvTy, Types};
+use super::types::{SpvTy, SpvTypeId, Types};
 use super::{Inst, Op, Operand, limits};
 use crate::error::Error;
 
@@ -53,7 +53,7 @@ pub(crate) enum ConstValue {
 /// operation (`Int`, `Poison`) has the element type of the vector `ty`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Folded {
-    pub ty: u32,
+    pub ty: SpvTypeId,
     pub elems: Vec<ConstValue>,
 }
 
@@ -62,7 +62,7 @@ pub(crate) struct Folded {
 #[derive(Clone, Debug)]
 struct Entry {
     value: Result<ConstValue, Box<Error>>,
-    ty: u32,
+    ty: SpvTypeId,
     op: Op,
     at: u32,
 }
@@ -124,7 +124,14 @@ impl Constants {
         }
     }
 
-    fn insert(&mut self, id: u32, ty: u32, op: Op, at: usize, value: Result<ConstValue, Error>) {
+    fn insert(
+        &mut self,
+        id: u32,
+        ty: SpvTypeId,
+        op: Op,
+        at: usize,
+        value: Result<ConstValue, Error>,
+    ) {
         let entry = Entry {
             value: value.map_err(Box::new),
             ty,
@@ -176,7 +183,7 @@ impl Constants {
 
     /// The value behind `id`, through `Same` (each refers to an earlier constant, so the
     /// walk ends), with the type of the constant that holds it.
-    fn resolve(&self, mut id: u32) -> Option<(&ConstValue, u32)> {
+    fn resolve(&self, mut id: u32) -> Option<(&ConstValue, SpvTypeId)> {
         loop {
             let e = self.entries.get(&id)?;
             match e.value.as_ref().ok()? {
@@ -188,7 +195,7 @@ impl Constants {
 }
 
 /// The value of `OpConstant` or `OpSpecConstant` of type `ty`.
-fn scalar(inst: &Inst, ty: u32, types: &Types) -> Result<ConstValue, Error> {
+fn scalar(inst: &Inst, ty: SpvTypeId, types: &Types) -> Result<ConstValue, Error> {
     let bits: u64 = match inst.operand(0)? {
         Operand::LiteralBit32(v) => u64::from(*v),
         Operand::LiteralBit64(v) => *v,
@@ -211,7 +218,7 @@ struct Fold<'a> {
 }
 
 impl Fold<'_> {
-    fn spec_op(&self, rty: u32) -> Result<ConstValue, Error> {
+    fn spec_op(&self, rty: SpvTypeId) -> Result<ConstValue, Error> {
         let inst = self.inst;
         let Operand::LiteralSpecConstantOpInteger(op) = inst.operand(0)? else {
             return Err(inst.err("missing OpSpecConstantOp opcode"));
@@ -317,7 +324,11 @@ impl Fold<'_> {
     }
 
     /// `v` (of type `ty` unless it is `Same`) with the type of what it is.
-    fn resolve<'v>(&'v self, v: &'v ConstValue, ty: Option<u32>) -> (&'v ConstValue, Option<u32>) {
+    fn resolve<'v>(
+        &'v self,
+        v: &'v ConstValue,
+        ty: Option<SpvTypeId>,
+    ) -> (&'v ConstValue, Option<SpvTypeId>) {
         match v {
             ConstValue::Same(id) => match self.c.resolve(*id) {
                 Some((v, t)) => (v, Some(t)),
@@ -329,7 +340,7 @@ impl Fold<'_> {
 
     /// The elements of a composite value (`None` when it is not a composite), with their
     /// element type when that is one for all.
-    fn elements(&self, v: &ConstValue) -> Option<(Vec<ConstValue>, u32)> {
+    fn elements(&self, v: &ConstValue) -> Option<(Vec<ConstValue>, SpvTypeId)> {
         let (v, ty) = self.resolve(v, None);
         match v {
             ConstValue::Declared(at) => {
@@ -353,7 +364,7 @@ impl Fold<'_> {
     }
 
     /// The number of constituents of a composite type.
-    fn composite_len(&self, ty: u32) -> u64 {
+    fn composite_len(&self, ty: SpvTypeId) -> u64 {
         match self.types.get(ty) {
             Some(SpvTy::Vector { n, .. } | SpvTy::Matrix { n, .. }) => u64::from(*n),
             Some(SpvTy::Array { length, .. }) => self.c.int(*length).unwrap_or(0),
@@ -363,7 +374,7 @@ impl Fold<'_> {
     }
 
     /// The elements of the constant composite `id`, for a lane-by-lane operation.
-    fn composite_elements(&self, id: Option<&u32>) -> Result<(Vec<ConstValue>, u32), Error> {
+    fn composite_elements(&self, id: Option<&u32>) -> Result<(Vec<ConstValue>, SpvTypeId), Error> {
         let inst = self.inst;
         let v = self.constant(*id.ok_or_else(|| inst.err("missing operand"))?)?;
         self.elements(&v).ok_or_else(|| {
@@ -372,8 +383,8 @@ impl Fold<'_> {
     }
 
     /// An integer lane of a vector of type `vty`: its value and width.
-    fn lane_int(&self, v: &ConstValue, vty: u32) -> Result<(u64, u32), Error> {
-        let (v, ty) = self.resolve(v, element_type(self.types, vty, 0));
+    fn lane_int(&self, v: &ConstValue, vty: SpvTypeId) -> Result<(u64, u32), Error> {
+        let (v, ty) = self.resolve(v, self.types.element(vty, 0));
         let width = match ty.and_then(|t| self.types.get(t)) {
             Some(&SpvTy::Int { width, .. }) => Some(width),
             Some(SpvTy::Bool) => Some(1),
@@ -390,7 +401,13 @@ impl Fold<'_> {
 
     /// An integer or logical operation on vectors, lane by lane (`rty` the result vector
     /// type, `elem` its lane type).
-    fn componentwise(&self, op: Op, ids: &[u32], rty: u32, elem: u32) -> Result<ConstValue, Error> {
+    fn componentwise(
+        &self,
+        op: Op,
+        ids: &[u32],
+        rty: SpvTypeId,
+        elem: SpvTypeId,
+    ) -> Result<ConstValue, Error> {
         let inst = self.inst;
         let (a, aty) = self.composite_elements(ids.first())?;
         let unary = matches!(op, Op::SNegate | Op::Not | Op::LogicalNot);
@@ -452,7 +469,7 @@ impl Fold<'_> {
     }
 
     /// `OpVectorShuffle` of the constants `ids[0]` and `ids[1]` into type `rty`.
-    fn shuffle(&self, ids: &[u32], lits: &[u32], rty: u32) -> Result<ConstValue, Error> {
+    fn shuffle(&self, ids: &[u32], lits: &[u32], rty: SpvTypeId) -> Result<ConstValue, Error> {
         let inst = self.inst;
         let (first, _) = self.composite_elements(ids.first())?;
         let (second, _) = self.composite_elements(ids.get(1))?;
@@ -487,7 +504,7 @@ impl Fold<'_> {
         object: ConstValue,
     ) -> Result<ConstValue, Error> {
         let inst = self.inst;
-        let mut levels: Vec<(u32, Vec<ConstValue>, usize)> = Vec::with_capacity(path.len());
+        let mut levels: Vec<(SpvTypeId, Vec<ConstValue>, usize)> = Vec::with_capacity(path.len());
         let mut at = composite;
         for &l in path {
             let (elems, ty) = self.elements(&at).ok_or_else(|| {
@@ -509,7 +526,7 @@ impl Fold<'_> {
     }
 
     /// `OpFConvert` of the constant `id` to type `rty`.
-    fn fconvert(&self, id: u32, rty: u32) -> Result<ConstValue, Error> {
+    fn fconvert(&self, id: u32, rty: SpvTypeId) -> Result<ConstValue, Error> {
         let inst = self.inst;
         let src = self.constant(id)?;
         let (v, ty) = self.resolve(&src, None);
@@ -546,21 +563,9 @@ impl Fold<'_> {
     }
 }
 
-/// The type of element `i` of composite type `ty`.
-pub(crate) fn element_type(types: &Types, ty: u32, i: usize) -> Option<u32> {
-    match types.get(ty)? {
-        SpvTy::Vector { elem, .. } | SpvTy::Array { elem, .. } | SpvTy::RuntimeArray { elem } => {
-            Some(*elem)
-        }
-        SpvTy::Matrix { col, .. } => Some(*col),
-        SpvTy::Struct { members } => members.get(i).copied(),
-        _ => None,
-    }
-}
-
 /// The width of a scalar type or of a vector's lanes (1 for a boolean, 0 for a type that
 /// is not a number).
-fn scalar_width(types: &Types, ty: u32) -> u32 {
+fn scalar_width(types: &Types, ty: SpvTypeId) -> u32 {
     let scalar = match types.get(ty) {
         Some(SpvTy::Vector { elem, .. }) => *elem,
         _ => ty,

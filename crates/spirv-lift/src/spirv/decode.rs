@@ -80,7 +80,7 @@ impl Widths {
                 None => return,
             },
             op if op.is_type() => return,
-            _ => match inst.result_type.map(|t| self.get(t)) {
+            _ => match inst.result_type.map(|t| self.get(t.0)) {
                 Some(w) if w != Width::Unknown => w,
                 _ => return,
             },
@@ -461,7 +461,7 @@ fn fast(
     Ok(Inst {
         op: g.opcode,
         word: word as u32,
-        result_type,
+        result_type: result_type.map(super::SpvTypeId),
         result_id,
         operands,
     })

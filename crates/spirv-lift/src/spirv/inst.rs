@@ -4,6 +4,8 @@ use crate::error::{Error, ErrorKind, Location};
 pub use rspirv::dr::Operand;
 use spirv::Op;
 
+use super::SpvTypeId;
+
 /// A decoded instruction and where it sits in the module.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Inst {
@@ -12,7 +14,7 @@ pub struct Inst {
     /// Word offset of the instruction's first word (a module has fewer than 2^32 words).
     pub word: u32,
     /// Result type id.
-    pub result_type: Option<u32>,
+    pub result_type: Option<SpvTypeId>,
     /// Result id.
     pub result_id: Option<u32>,
     /// Operands after the result type and id.
@@ -24,7 +26,7 @@ impl Inst {
         Inst {
             op: inst.class.opcode,
             word: word as u32,
-            result_type: inst.result_type,
+            result_type: inst.result_type.map(SpvTypeId),
             result_id: inst.result_id,
             operands: inst.operands,
         }
@@ -70,7 +72,7 @@ impl Inst {
     }
 
     /// The result type id (error if missing).
-    pub fn rty(&self) -> Result<u32, Error> {
+    pub fn rty(&self) -> Result<SpvTypeId, Error> {
         self.result_type
             .ok_or_else(|| self.err("missing result type"))
     }
@@ -88,6 +90,11 @@ impl Inst {
             Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => Ok(*id),
             other => Err(self.err(format!("operand {i} is {other:?}, expected an id"))),
         }
+    }
+
+    /// Operand `i` as the id of a type (an `IdRef` the grammar says names a type).
+    pub fn type_id(&self, i: usize) -> Result<SpvTypeId, Error> {
+        self.id(i).map(SpvTypeId)
     }
 
     /// Operand `i` as a 32-bit literal.
@@ -121,9 +128,17 @@ impl Inst {
         (from..self.operands.len()).map(|i| self.id(i)).collect()
     }
 
+    /// Operands `from..` as the ids of types.
+    pub fn type_ids_from(&self, from: usize) -> Result<Vec<SpvTypeId>, Error> {
+        (from..self.operands.len())
+            .map(|i| self.type_id(i))
+            .collect()
+    }
+
     /// The ids this instruction uses: result type and id-valued operands.
     pub fn used_ids(&self) -> impl Iterator<Item = u32> + '_ {
         self.result_type
+            .map(|t| t.0)
             .into_iter()
             .chain(self.operands.iter().filter_map(|o| match o {
                 Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {

@@ -23,13 +23,13 @@ mod types;
 pub use check::limits;
 #[cfg(test)]
 pub(crate) use consts::Folded;
-pub(crate) use consts::{ConstValue, Constants, element_type, f64_to_half_bits};
+pub(crate) use consts::{ConstValue, Constants, f64_to_half_bits};
 pub use facts::ExtSet;
 pub(crate) use facts::{Facts, KEEP_ANALYSES, ModuleFacts};
 pub(crate) use ids::IdTable;
 pub use inst::{Inst, Operand};
-pub use types::SpvTy;
 pub(crate) use types::Types;
+pub use types::{SpvTy, SpvTypeId};
 
 use crate::error::{Error, ErrorKind, Location};
 pub use spirv::Op;

@@ -12,6 +12,32 @@ use super::{Header, IdTable, Inst, Op, Operand};
 use crate::error::Error;
 use ::spirv::StorageClass;
 
+/// The result id of a SPIR-V type declaration (`OpType…`): what an instruction's result
+/// type and a type operand name. A type of its own, so that a value's id cannot be passed
+/// where a type is meant (the compiler refuses it). Printed as its number.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SpvTypeId(pub u32);
+
+impl SpvTypeId {
+    /// The id as an index into per-id tables.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl From<SpvTypeId> for u32 {
+    /// The id as a number, for tables of any id (names, decorations).
+    fn from(t: SpvTypeId) -> u32 {
+        t.0
+    }
+}
+
+impl std::fmt::Display for SpvTypeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
 /// The structure of a SPIR-V type. Fields are the `OpType…` operands under their SPIR-V
 /// names (ids of other types).
 #[derive(Clone, Debug, PartialEq)]
@@ -26,26 +52,35 @@ pub enum SpvTy {
     /// `OpTypeFloat`; `encoded` when it names an encoding (`BFloat16KHR`, …).
     Float { width: u32, encoded: bool },
     /// `OpTypeVector`.
-    Vector { elem: u32, n: u32 },
+    Vector { elem: SpvTypeId, n: u32 },
     /// `OpTypeMatrix` (column type, column count).
-    Matrix { col: u32, n: u32 },
+    Matrix { col: SpvTypeId, n: u32 },
     /// `OpTypeArray`: `length` is the id of the constant giving the length (the lowering
     /// reads its value, which a specialization constant may set).
-    Array { elem: u32, length: u32 },
+    Array { elem: SpvTypeId, length: u32 },
     /// `OpTypeRuntimeArray`.
-    RuntimeArray { elem: u32 },
+    RuntimeArray { elem: SpvTypeId },
     /// `OpTypeStruct`.
-    Struct { members: Vec<u32> },
+    Struct { members: Vec<SpvTypeId> },
     /// `OpTypePointer`, or a pointer declared by `OpTypeForwardPointer` alone (whose
     /// pointee is then its own id).
-    Pointer { sc: StorageClass, pointee: u32 },
+    Pointer {
+        sc: StorageClass,
+        pointee: SpvTypeId,
+    },
     /// `OpTypeFunction`.
-    Function { ret: u32, params: Vec<u32> },
+    Function {
+        ret: SpvTypeId,
+        params: Vec<SpvTypeId>,
+    },
     /// `OpTypeImage`: the sampled type, then Dim, Depth, Arrayed, MS, Sampled, Image
     /// Format and the optional access qualifier as numbers.
-    Image { sampled: u32, params: Vec<u32> },
+    Image {
+        sampled: SpvTypeId,
+        params: Vec<u32>,
+    },
     /// `OpTypeSampledImage`.
-    SampledImage { image: u32 },
+    SampledImage { image: SpvTypeId },
     /// Other opaque types (sampler, event, …), by target type name.
     Opaque(&'static str),
 }
@@ -87,13 +122,13 @@ impl Types {
         };
         for (at, inst) in globals.iter().enumerate() {
             let id = if inst.op == Op::TypeForwardPointer {
-                match inst.id(0) {
+                match inst.type_id(0) {
                     Ok(id) => id,
                     Err(_) => continue,
                 }
             } else {
                 match inst.result_id {
-                    Some(id) => id,
+                    Some(id) => SpvTypeId(id),
                     None => continue,
                 }
             };
@@ -113,12 +148,12 @@ impl Types {
         t
     }
 
-    fn declared(&self, id: u32) -> bool {
-        self.slot.get(id as usize).is_some_and(|&s| s != Self::NONE)
+    fn declared(&self, id: SpvTypeId) -> bool {
+        self.slot.get(id.index()).is_some_and(|&s| s != Self::NONE)
     }
 
-    fn set(&mut self, id: u32, decl: Decl) {
-        let Some(slot) = self.slot.get_mut(id as usize) else {
+    fn set(&mut self, id: SpvTypeId, decl: Decl) {
+        let Some(slot) = self.slot.get_mut(id.index()) else {
             return;
         };
         if let Some(old) = self.decls.get_mut(*slot as usize) {
@@ -129,8 +164,8 @@ impl Types {
         }
     }
 
-    fn decl(&self, id: u32) -> Option<&Decl> {
-        let i = *self.slot.get(id as usize)?;
+    fn decl(&self, id: SpvTypeId) -> Option<&Decl> {
+        let i = *self.slot.get(id.index())?;
         self.decls.get(i as usize)
     }
 
@@ -141,8 +176,8 @@ impl Types {
 
     /// The index (below [`Types::len`]) of the declaration of type `id`: one per id,
     /// whether its pointer was forward-declared or not.
-    pub(crate) fn index(&self, id: u32) -> Option<usize> {
-        let i = *self.slot.get(id as usize)?;
+    pub(crate) fn index(&self, id: SpvTypeId) -> Option<usize> {
+        let i = *self.slot.get(id.index())?;
         (i != Self::NONE).then_some(i as usize)
     }
 
@@ -152,7 +187,7 @@ impl Types {
     }
 
     /// The type with id `id`, if its declaration could be read.
-    pub(crate) fn get(&self, id: u32) -> Option<&SpvTy> {
+    pub(crate) fn get(&self, id: SpvTypeId) -> Option<&SpvTy> {
         self.decl(id).and_then(|d| d.ty.as_ref().ok())
     }
 
@@ -160,13 +195,26 @@ impl Types {
     /// the error that reading its operands gave. `None` for a declaration this table does
     /// not know.
     pub(crate) fn of(&self, inst: &Inst) -> Option<Result<&SpvTy, Error>> {
-        let d = self.decl(inst.result_id?)?;
+        let d = self.decl(SpvTypeId(inst.result_id?))?;
         (d.op == inst.op).then(|| d.ty.as_ref().map_err(Clone::clone))
+    }
+
+    /// The type of element `i` of composite type `ty` (vectors, matrices and arrays
+    /// repeat one type; a struct's member `i`).
+    pub(crate) fn element(&self, ty: SpvTypeId, i: usize) -> Option<SpvTypeId> {
+        match self.get(ty)? {
+            SpvTy::Vector { elem, .. }
+            | SpvTy::Array { elem, .. }
+            | SpvTy::RuntimeArray { elem }
+            | SpvTy::Matrix { col: elem, .. } => Some(*elem),
+            SpvTy::Struct { members } => members.get(i).copied(),
+            _ => None,
+        }
     }
 
     /// Whether type `id` is declared before type `user` (by their positions among the
     /// module-level instructions): what a declaration may refer to.
-    pub(crate) fn declared_before(&self, id: u32, user: u32) -> bool {
+    pub(crate) fn declared_before(&self, id: SpvTypeId, user: SpvTypeId) -> bool {
         match (self.decl(id), self.decl(user)) {
             (Some(a), Some(b)) => a.at < b.at,
             _ => false,
@@ -192,46 +240,48 @@ fn read_decl(inst: &Inst) -> Option<Result<SpvTy, Error>> {
             width,
             encoded: matches!(inst.operands.get(1), Some(Operand::FPEncoding(_))),
         }),
-        Op::TypeVector => inst.id(0).and_then(|elem| {
+        Op::TypeVector => inst.type_id(0).and_then(|elem| {
             Ok(SpvTy::Vector {
                 elem,
                 n: inst.lit(1)?,
             })
         }),
-        Op::TypeMatrix => inst.id(0).and_then(|col| {
+        Op::TypeMatrix => inst.type_id(0).and_then(|col| {
             Ok(SpvTy::Matrix {
                 col,
                 n: inst.lit(1)?,
             })
         }),
-        Op::TypeArray => inst.id(0).and_then(|elem| {
+        Op::TypeArray => inst.type_id(0).and_then(|elem| {
             Ok(SpvTy::Array {
                 elem,
                 length: inst.id(1)?,
             })
         }),
-        Op::TypeRuntimeArray => inst.id(0).map(|elem| SpvTy::RuntimeArray { elem }),
-        Op::TypeStruct => inst.ids_from(0).map(|members| SpvTy::Struct { members }),
+        Op::TypeRuntimeArray => inst.type_id(0).map(|elem| SpvTy::RuntimeArray { elem }),
+        Op::TypeStruct => inst
+            .type_ids_from(0)
+            .map(|members| SpvTy::Struct { members }),
         Op::TypePointer => inst.storage_class(0).and_then(|sc| {
             Ok(SpvTy::Pointer {
                 sc,
-                pointee: inst.id(1)?,
+                pointee: inst.type_id(1)?,
             })
         }),
         Op::TypeForwardPointer => inst.storage_class(1).and_then(|sc| {
             Ok(SpvTy::Pointer {
                 sc,
-                pointee: inst.id(0)?,
+                pointee: inst.type_id(0)?,
             })
         }),
-        Op::TypeFunction => inst.id(0).and_then(|ret| {
+        Op::TypeFunction => inst.type_id(0).and_then(|ret| {
             Ok(SpvTy::Function {
                 ret,
-                params: inst.ids_from(1)?,
+                params: inst.type_ids_from(1)?,
             })
         }),
         Op::TypeImage => image(inst),
-        Op::TypeSampledImage => inst.id(0).map(|image| SpvTy::SampledImage { image }),
+        Op::TypeSampledImage => inst.type_id(0).map(|image| SpvTy::SampledImage { image }),
         Op::TypeSampler => return opaque("spirv.Sampler"),
         Op::TypeEvent => return opaque("spirv.Event"),
         Op::TypeDeviceEvent => return opaque("spirv.DeviceEvent"),
@@ -244,7 +294,7 @@ fn read_decl(inst: &Inst) -> Option<Result<SpvTy, Error>> {
 
 /// `OpTypeImage`'s operands after the sampled type, as numbers.
 fn image(inst: &Inst) -> Result<SpvTy, Error> {
-    let sampled = inst.id(0)?;
+    let sampled = inst.type_id(0)?;
     let mut params = Vec::with_capacity(7);
     for (i, op) in inst.operands.iter().enumerate().skip(1) {
         let v = match op {

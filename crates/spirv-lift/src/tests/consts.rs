@@ -93,7 +93,8 @@ fn vector_operations_fold_lane_by_lane() {
     );
     let v = values(&m);
     let ids: Vec<u32> = v.iter().map(|i| i.result_id.expect("an id")).collect();
-    let (two, v2) = (ids[1], m.globals[5].result_id.expect("the vector type"));
+    let two = ids[1];
+    let v2 = crate::spirv::SpvTypeId(m.globals[5].result_id.expect("the vector type"));
     let folded = |elems| ConstValue::Folded(Box::new(crate::spirv::Folded { ty: v2, elems }));
     // -(-7, 2) = (7, -2).
     assert_eq!(

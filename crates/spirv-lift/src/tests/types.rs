@@ -1,6 +1,6 @@
 //! The module's type table ([`crate::spirv::Types`]) read from a loaded module.
 
-use crate::spirv::{SpvTy, Types};
+use crate::spirv::{SpvTy, SpvTypeId as T, Types};
 use ::spirv::StorageClass;
 
 /// The module's table after a whole load.
@@ -25,7 +25,7 @@ fn declarations_are_read_under_their_spirv_names() {
          %smp = OpTypeSampler\n",
     );
     // Ids in the order the assembler numbers them: %void is 1.
-    let ids: Vec<SpvTy> = (1..=16).filter_map(|id| t.get(id).cloned()).collect();
+    let ids: Vec<SpvTy> = (1..=16).filter_map(|id| t.get(T(id)).cloned()).collect();
     assert_eq!(
         ids,
         vec![
@@ -42,33 +42,36 @@ fn declarations_are_read_under_their_spirv_names() {
                 width: 16,
                 encoded: false
             },
-            SpvTy::Vector { elem: 2, n: 3 },
-            SpvTy::Matrix { col: 5, n: 2 },
-            SpvTy::Array { elem: 3, length: 7 },
-            SpvTy::RuntimeArray { elem: 2 },
+            SpvTy::Vector { elem: T(2), n: 3 },
+            SpvTy::Matrix { col: T(5), n: 2 },
+            SpvTy::Array {
+                elem: T(3),
+                length: 7
+            },
+            SpvTy::RuntimeArray { elem: T(2) },
             SpvTy::Struct {
-                members: vec![2, 8]
+                members: vec![T(2), T(8)]
             },
             SpvTy::Pointer {
                 sc: StorageClass::Workgroup,
-                pointee: 10
+                pointee: T(10)
             },
             SpvTy::Function {
-                ret: 1,
-                params: vec![11, 2]
+                ret: T(1),
+                params: vec![T(11), T(2)]
             },
             // Dim 2D = 1, depth 0, arrayed 1, MS 0, sampled 1, Rgba16f = 2.
             SpvTy::Image {
-                sampled: 4,
+                sampled: T(4),
                 params: vec![1, 0, 1, 0, 1, 2]
             },
-            SpvTy::SampledImage { image: 13 },
+            SpvTy::SampledImage { image: T(13) },
             SpvTy::Opaque("spirv.Sampler"),
         ]
     );
     // The constant %n4 (id 7) is not a type.
-    assert!(t.get(7).is_none());
-    assert!(t.declared_before(2, 5) && !t.declared_before(5, 2));
+    assert!(t.get(T(7)).is_none());
+    assert!(t.declared_before(T(2), T(5)) && !t.declared_before(T(5), T(2)));
 }
 
 #[test]
@@ -79,11 +82,11 @@ fn a_forward_pointer_is_the_pointer_its_type_pointer_declares() {
     );
     // %p is 1, %u32 2, %s 3: the struct refers to the pointer declared after it.
     assert_eq!(
-        t.get(1),
+        t.get(T(1)),
         Some(&SpvTy::Pointer {
             sc: StorageClass::PhysicalStorageBuffer,
-            pointee: 3
+            pointee: T(3)
         })
     );
-    assert!(t.declared_before(3, 1));
+    assert!(t.declared_before(T(3), T(1)));
 }

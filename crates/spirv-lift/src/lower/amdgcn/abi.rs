@@ -21,6 +21,7 @@ use crate::error::{Error, ErrorKind};
 use crate::llvm::{LocalId, ParamAttr, Type, TypeId, Value};
 use crate::lower::Ctx;
 use crate::spirv::Function;
+use crate::spirv::SpvTypeId;
 use ::spirv::{Decoration, StorageClass};
 use std::collections::{BTreeMap, HashMap};
 
@@ -44,7 +45,7 @@ pub(crate) struct Resource {
     /// Name hint of the argument.
     pub hint: String,
     /// The variables it backs: (variable id, SPIR-V pointer type id).
-    pub vars: Vec<(u32, u32)>,
+    pub vars: Vec<(u32, SpvTypeId)>,
 }
 
 /// The module's resources and which functions need which.
@@ -94,7 +95,7 @@ impl Ctx<'_> {
     pub(crate) fn add_resource(
         &mut self,
         id: u32,
-        ptr_ty: u32,
+        ptr_ty: SpvTypeId,
         sc: StorageClass,
         addrspace: u32,
         pointee: TypeId,

@@ -10,6 +10,7 @@ use super::{ExtSet, SpvTy};
 use crate::error::Error;
 use crate::llvm::{BinOp, CastOp, FPred, IPred, InstKind, Type, Value};
 use crate::spirv::Inst;
+use crate::spirv::SpvTypeId;
 use tables::{Expansion, ExtKind, ExtOp, Signedness};
 
 impl FnCtx<'_, '_> {
@@ -191,7 +192,7 @@ impl FnCtx<'_, '_> {
         Ok(())
     }
 
-    fn ret_name(&self, t: u32) -> Result<String, Error> {
+    fn ret_name(&self, t: SpvTypeId) -> Result<String, Error> {
         Ok(match self.cx.spv_ty(t)?.clone() {
             SpvTy::Vector { elem, n } => format!("{}{n}", self.ret_name(elem)?),
             SpvTy::Float { width: 16, .. } => "half".into(),
@@ -210,7 +211,7 @@ impl FnCtx<'_, '_> {
         inst: &Inst,
         name: &str,
         args: Vec<(Value, MTy)>,
-        result: Option<u32>,
+        result: Option<SpvTypeId>,
     ) -> Result<(), Error> {
         let fmt = args
             .first()

@@ -30,7 +30,7 @@
 use foldhash::HashMap;
 
 use crate::error::{Error, ErrorKind};
-use crate::spirv::{Function, Inst, Module, Op, Operand, SpvTy, Types};
+use crate::spirv::{Function, Inst, Module, Op, Operand, SpvTy, SpvTypeId, Types};
 
 /// Largest module accepted, in 32-bit words (64 MiB).
 pub const MAX_MODULE_WORDS: usize = 1 << 24;
@@ -92,7 +92,7 @@ enum Class {
 /// Types and constants of a module, built in one pass over its globals.
 #[derive(Default)]
 struct Globals {
-    types: HashMap<u32, TypeFacts>,
+    types: HashMap<SpvTypeId, TypeFacts>,
     /// Printed size of each constant, in elements.
     constants: HashMap<u32, u64>,
     /// Integer constants' values (array lengths).
@@ -100,7 +100,7 @@ struct Globals {
 }
 
 impl Globals {
-    fn ty(&self, inst: &Inst, id: u32, what: &str) -> Result<TypeFacts, Error> {
+    fn ty(&self, inst: &Inst, id: SpvTypeId, what: &str) -> Result<TypeFacts, Error> {
         self.types.get(&id).copied().ok_or_else(|| {
             inst.invalid(format!(
                 "{what} %{id} is not a type defined before this instruction"
@@ -219,7 +219,7 @@ fn composite(class: Class, parts: &[TypeFacts], repeat: u64, is_struct: bool) ->
 fn check_type(g: &mut Globals, types: &Types, inst: &Inst) -> Result<(), Error> {
     if inst.op == Op::TypeForwardPointer {
         // Declares a pointer id whose OpTypePointer follows; structs may use it first.
-        let id = inst.id(0)?;
+        let id = inst.type_id(0)?;
         g.types.entry(id).or_insert(leaf(Class::Pointer));
         return Ok(());
     }
@@ -310,12 +310,12 @@ fn check_type(g: &mut Globals, types: &Types, inst: &Inst) -> Result<(), Error> 
     }
     let id = inst.rid()?;
     // A forward-declared pointer is defined again by its OpTypePointer.
-    g.types.insert(id, facts);
+    g.types.insert(SpvTypeId(id), facts);
     Ok(())
 }
 
 /// The facts of an `OpTypeStruct`, within the member-count and nesting limits.
-fn struct_facts(g: &mut Globals, inst: &Inst, members: &[u32]) -> Result<TypeFacts, Error> {
+fn struct_facts(g: &mut Globals, inst: &Inst, members: &[SpvTypeId]) -> Result<TypeFacts, Error> {
     if inst.operands.len() > MAX_STRUCT_MEMBERS {
         return Err(limit(
             inst,
@@ -348,8 +348,8 @@ fn struct_facts(g: &mut Globals, inst: &Inst, members: &[u32]) -> Result<TypeFac
 fn function_facts(
     g: &mut Globals,
     inst: &Inst,
-    ret: u32,
-    params: &[u32],
+    ret: SpvTypeId,
+    params: &[SpvTypeId],
 ) -> Result<TypeFacts, Error> {
     let count = inst.operands.len().saturating_sub(1);
     if count > MAX_FUNCTION_PARAMS {

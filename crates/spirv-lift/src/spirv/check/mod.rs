@@ -158,7 +158,7 @@ impl Uses<'_> {
         }
         if let Some(t) = inst.result_type
             && !def_op
-                .get(t as usize)
+                .get(t.index())
                 .copied()
                 .flatten()
                 .is_some_and(super::is_type_op)
@@ -169,7 +169,7 @@ impl Uses<'_> {
         // no instruction a function type (LLVM has no such values: `%x = call void`,
         // `load void` are rejected).
         if let Some(t) = inst.result_type {
-            match def_op.get(t as usize).copied().flatten() {
+            match def_op.get(t.index()).copied().flatten() {
                 Some(Op::TypeVoid)
                     if !matches!(inst.op, Op::Function | Op::FunctionCall | Op::ExtInst) =>
                 {

@@ -11,7 +11,7 @@ use foldhash::{HashMap, HashMapExt};
 
 use crate::error::Error;
 use crate::spirv::check::header_insts;
-use crate::spirv::{Function, Inst, Module, Op, SpvTy, Types};
+use crate::spirv::{Function, Inst, Module, Op, SpvTy, SpvTypeId, Types};
 
 /// The shape of a value type, as far as conversions care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,12 +44,12 @@ impl Shape {
 /// the function being checked.
 #[derive(Default)]
 struct TypeOf {
-    module: HashMap<u32, u32>,
-    local: HashMap<u32, u32>,
+    module: HashMap<u32, SpvTypeId>,
+    local: HashMap<u32, SpvTypeId>,
 }
 
 impl TypeOf {
-    fn get(&self, id: &u32) -> Option<&u32> {
+    fn get(&self, id: &u32) -> Option<&SpvTypeId> {
         self.local.get(id).or_else(|| self.module.get(id))
     }
     fn contains_key(&self, id: &u32) -> bool {
@@ -63,7 +63,7 @@ struct ValueTypes<'m> {
     type_of: TypeOf,
     types: &'m Types,
     /// Each function's function type.
-    function_type: HashMap<u32, u32>,
+    function_type: HashMap<u32, SpvTypeId>,
 }
 
 impl<'m> ValueTypes<'m> {
@@ -74,7 +74,7 @@ impl<'m> ValueTypes<'m> {
             function_type: module
                 .functions
                 .iter()
-                .filter_map(|f| Some((f.def.result_id?, f.def.id(1).ok()?)))
+                .filter_map(|f| Some((f.def.result_id?, f.def.type_id(1).ok()?)))
                 .collect(),
         };
         for inst in header_insts(module) {
@@ -87,7 +87,7 @@ impl<'m> ValueTypes<'m> {
 
     /// The shape of type `ty`: for scalars, pointers and vectors of them (a vector's
     /// component type declared before it), `None` for other types.
-    fn shape(&self, ty: u32) -> Option<Shape> {
+    fn shape(&self, ty: SpvTypeId) -> Option<Shape> {
         let scalar = |scalar| {
             Some(Shape {
                 scalar,
@@ -113,7 +113,7 @@ impl<'m> ValueTypes<'m> {
     }
 
     /// The type a pointer type points to.
-    fn pointee(&self, ty: u32) -> Option<u32> {
+    fn pointee(&self, ty: SpvTypeId) -> Option<SpvTypeId> {
         match self.types.get(ty)? {
             SpvTy::Pointer { pointee, .. } => Some(*pointee),
             _ => None,
@@ -122,19 +122,12 @@ impl<'m> ValueTypes<'m> {
 
     /// The type of constituent `i` of composite type `ty` (vectors, matrices and arrays
     /// repeat one type).
-    fn member(&self, ty: u32, i: usize) -> Option<u32> {
-        match self.types.get(ty)? {
-            SpvTy::Vector { elem, .. }
-            | SpvTy::Array { elem, .. }
-            | SpvTy::RuntimeArray { elem }
-            | SpvTy::Matrix { col: elem, .. } => Some(*elem),
-            SpvTy::Struct { members } => members.get(i).copied(),
-            _ => None,
-        }
+    fn member(&self, ty: SpvTypeId, i: usize) -> Option<SpvTypeId> {
+        self.types.element(ty, i)
     }
 
     /// A function type's return and parameter types.
-    fn function(&self, ty: u32) -> Option<(u32, &[u32])> {
+    fn function(&self, ty: SpvTypeId) -> Option<(SpvTypeId, &[SpvTypeId])> {
         match self.types.get(ty)? {
             SpvTy::Function { ret, params } => Some((*ret, params)),
             _ => None,
@@ -142,7 +135,7 @@ impl<'m> ValueTypes<'m> {
     }
 
     /// Whether `ty` is an image or sampled-image type.
-    fn is_image(&self, ty: u32) -> bool {
+    fn is_image(&self, ty: SpvTypeId) -> bool {
         matches!(
             self.types.get(ty),
             Some(SpvTy::Image { .. } | SpvTy::SampledImage { .. })
@@ -350,7 +343,7 @@ fn check_copy_memory(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 
 /// A function's result and parameter types are its function type's.
 fn check_signature(t: &ValueTypes, f: &crate::spirv::Function) -> Result<(), Error> {
-    let fty = f.def.id(1)?;
+    let fty = f.def.type_id(1)?;
     let Some((ret, params)) = t.function(fty) else {
         return Err(f.def.invalid(format!("%{fty} is not a function type")));
     };
@@ -499,7 +492,7 @@ fn check_glsl_kinds(t: &ValueTypes, inst: &Inst, opname: &str) -> Result<(), Err
         return Ok(());
     }
     let int = INT.contains(&opname);
-    let kind_ok = |ty: u32| {
+    let kind_ok = |ty: SpvTypeId| {
         t.shape(ty).is_none_or(|s| {
             if int {
                 matches!(s.scalar, Scalar::Int(_))
@@ -675,8 +668,8 @@ fn check_conversion(t: &ValueTypes, inst: &Inst, ptr_bits: u32) -> Result<(), Er
     Err(inst.invalid(format!(
         "Op{} cannot convert %{from} of type %{} to type %{}",
         inst.opname(),
-        t.type_of.get(&from).copied().unwrap_or(0),
-        inst.result_type.unwrap_or(0)
+        t.type_of.get(&from).copied().unwrap_or_default(),
+        inst.result_type.unwrap_or_default()
     )))
 }
 
