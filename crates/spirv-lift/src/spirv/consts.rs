@@ -181,16 +181,19 @@ impl Constants {
         }
     }
 
-    /// The value behind `id`, through `Same` (each refers to an earlier constant, so the
-    /// walk ends), with the type of the constant that holds it.
+    /// The value behind `id`, through `Same`, with the type of the constant that holds
+    /// it. A `Same` in an entry names a constant declared before that entry (see
+    /// `Fold::elements`), so the walk ends; it is bounded by the table's size all the
+    /// same.
     fn resolve(&self, mut id: u32) -> Option<(&ConstValue, SpvTypeId)> {
-        loop {
+        for _ in 0..=self.entries.len() {
             let e = self.entries.get(&id)?;
             match e.value.as_ref().ok()? {
                 ConstValue::Same(next) => id = *next,
                 v => return Some((v, e.ty)),
             }
         }
+        None
     }
 }
 
@@ -346,6 +349,18 @@ impl Fold<'_> {
             ConstValue::Declared(at) => {
                 let decl = self.globals.get(*at as usize)?;
                 let ids = decl.ids_from(0).ok()?;
+                // Constituents are constants declared before the composite (the lowering
+                // refuses it otherwise): a `Same` never names a later constant, so no chain
+                // of them is a cycle.
+                let before = |id: &u32| {
+                    self.c
+                        .entries
+                        .get(id)
+                        .is_some_and(|e| e.at < *at && e.value.is_ok())
+                };
+                if !ids.iter().all(before) {
+                    return None;
+                }
                 let mut elems: Vec<ConstValue> = ids.into_iter().map(ConstValue::Same).collect();
                 if decl.op == Op::ConstantCompositeReplicateEXT {
                     let n = self.composite_len(ty?);
