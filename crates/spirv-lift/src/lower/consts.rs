@@ -29,11 +29,12 @@ impl Ctx<'_> {
         }
         let t = self.llty(inst.rty()?)?;
         let spv = self.spv;
-        let Some(value) = spv.consts.of(inst) else {
+        let Some(value) = spv.consts().of(inst) else {
             inst.rid()?;
             return Err(inst.unsupported());
         };
-        let c = match value? {
+        let value = value?;
+        let c = match value.as_ref() {
             ConstValue::Declared(_) => self.declared_composite(inst, t)?,
             v => self.const_value(inst, t, v)?,
         };

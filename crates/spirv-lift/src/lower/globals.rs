@@ -588,7 +588,7 @@ impl Ctx<'_> {
             return None;
         };
         let dim = |i: usize| {
-            let v = self.spv.consts.element_int(&self.spv.globals, id, i)?;
+            let v = self.spv.consts().element_int(id, i)?;
             u32::try_from(v).ok()
         };
         Some((dim(0)?, dim(1)?, dim(2)?))

@@ -591,7 +591,7 @@ impl<'a> Ctx<'a> {
     /// the constant is lowered: `spirv::Constants::int`.
     pub fn const_int(&self, id: u32) -> Option<u64> {
         match self.global_value(id)?.v {
-            Value::Const(_) => self.spv.consts.int(id),
+            Value::Const(_) => self.spv.consts().int(id),
             _ => None,
         }
     }

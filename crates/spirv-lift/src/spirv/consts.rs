@@ -15,6 +15,8 @@
 //! An operand must be a constant declared before its user, as the lowering, which
 //! walks the same instructions in the same order, requires.
 
+use std::borrow::Cow;
+
 use foldhash::HashMap;
 
 use super::types::{SpvTy, SpvTypeId, Types};
@@ -57,49 +59,35 @@ pub(crate) struct Folded {
     pub elems: Vec<ConstValue>,
 }
 
-/// One constant: its value (or why it has none), its type and its position among the
-/// module-level instructions.
-#[derive(Clone, Debug)]
-struct Entry {
-    value: Result<ConstValue, Box<Error>>,
-    ty: SpvTypeId,
-    op: Op,
-    at: u32,
-}
-
-/// The module's constants (and module-level variables) by id.
+/// The module's constants (and module-level variables), by id. Only what cannot be read
+/// back from the instruction is stored: where each one is declared (8 bytes a constant) and
+/// the folded value of each `OpSpecConstantOp`. [`ConstView`] answers for a value.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Constants {
-    entries: HashMap<u32, Entry>,
+    /// (id, position among the module-level instructions) of every constant and
+    /// module-level variable, sorted by id.
+    index: Vec<(u32, u32)>,
+    /// The value, or the error folding gave, of each `OpSpecConstantOp` folded so far.
+    folded: HashMap<u32, Result<ConstValue, Box<Error>>>,
 }
 
 impl Constants {
-    /// The declared values of `globals` (the module-level instructions, in order): every
-    /// constant but `OpSpecConstantOp`, which [`Constants::fold`] adds.
-    pub(crate) fn read(globals: &[Inst], types: &Types) -> Constants {
-        let mut c = Constants::default();
-        for (at, inst) in globals.iter().enumerate() {
-            let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) else {
-                continue;
-            };
-            let value = match inst.op {
-                Op::ConstantTrue | Op::SpecConstantTrue => Ok(ConstValue::Int(1)),
-                Op::ConstantFalse | Op::SpecConstantFalse => Ok(ConstValue::Int(0)),
-                Op::Constant | Op::SpecConstant => scalar(inst, ty, types),
-                Op::ConstantComposite
-                | Op::SpecConstantComposite
-                | Op::ConstantCompositeReplicateEXT => Ok(ConstValue::Declared(at as u32)),
-                Op::ConstantNull => Ok(match types.get(ty) {
-                    Some(SpvTy::Float { .. }) => ConstValue::Float(0),
-                    _ => ConstValue::Null,
-                }),
-                Op::Undef => Ok(ConstValue::Undef),
-                Op::Variable => Ok(ConstValue::Variable),
-                _ => continue,
-            };
-            c.insert(id, ty, inst.op, at, value);
+    /// Finds the constants and module-level variables among `globals` (the module-level
+    /// instructions, in order). Their values are read on demand, but for
+    /// `OpSpecConstantOp`, which [`Constants::fold`] computes.
+    pub(crate) fn read(globals: &[Inst]) -> Constants {
+        let mut index: Vec<(u32, u32)> = globals
+            .iter()
+            .enumerate()
+            .filter(|(_, inst)| is_value(inst.op) && inst.result_type.is_some())
+            .filter_map(|(at, inst)| Some((inst.result_id?, at as u32)))
+            .collect();
+        index.sort_unstable();
+        index.shrink_to_fit();
+        Constants {
+            index,
+            folded: HashMap::default(),
         }
-        c
     }
 
     /// Folds every `OpSpecConstantOp` of `globals`, in order (after the input checks:
@@ -113,58 +101,117 @@ impl Constants {
                 continue;
             };
             let value = Fold {
-                c: self,
-                types,
-                globals,
+                c: ConstView {
+                    c: self,
+                    globals,
+                    types,
+                },
                 inst,
                 at: at as u32,
             }
             .spec_op(ty);
-            self.insert(id, ty, inst.op, at, value);
+            self.folded.insert(id, value.map_err(Box::new));
         }
     }
 
-    fn insert(
-        &mut self,
-        id: u32,
-        ty: SpvTypeId,
-        op: Op,
-        at: usize,
-        value: Result<ConstValue, Error>,
-    ) {
-        let entry = Entry {
-            value: value.map_err(Box::new),
-            ty,
-            op,
-            at: at as u32,
+    /// The position of constant `id` among the module-level instructions.
+    fn at(&self, id: u32) -> Option<u32> {
+        let i = self.index.binary_search_by_key(&id, |&(i, _)| i).ok()?;
+        self.index.get(i).map(|&(_, at)| at)
+    }
+}
+
+/// Whether `op` declares a module-level value this table keeps.
+fn is_value(op: Op) -> bool {
+    matches!(
+        op,
+        Op::ConstantTrue
+            | Op::SpecConstantTrue
+            | Op::ConstantFalse
+            | Op::SpecConstantFalse
+            | Op::Constant
+            | Op::SpecConstant
+            | Op::ConstantComposite
+            | Op::SpecConstantComposite
+            | Op::ConstantCompositeReplicateEXT
+            | Op::ConstantNull
+            | Op::Undef
+            | Op::SpecConstantOp
+            | Op::Variable
+    )
+}
+
+/// The module's constants read with the instructions and types they were found among
+/// ([`Module::consts`](super::Module::consts)).
+#[derive(Clone, Copy)]
+pub(crate) struct ConstView<'m> {
+    pub(crate) c: &'m Constants,
+    pub(crate) globals: &'m [Inst],
+    pub(crate) types: &'m Types,
+}
+
+impl<'m> ConstView<'m> {
+    /// The value of constant `id` and its position, or the error computing it gave;
+    /// `None` for an id that is no constant or variable, or an `OpSpecConstantOp` not
+    /// folded yet.
+    fn value(&self, id: u32) -> Option<(Result<Cow<'m, ConstValue>, Error>, u32)> {
+        let at = self.c.at(id)?;
+        let inst = self.globals.get(at as usize)?;
+        let ty = inst.result_type?;
+        let value = match inst.op {
+            Op::ConstantTrue | Op::SpecConstantTrue => Ok(Cow::Owned(ConstValue::Int(1))),
+            Op::ConstantFalse | Op::SpecConstantFalse => Ok(Cow::Owned(ConstValue::Int(0))),
+            Op::Constant | Op::SpecConstant => scalar(inst, ty, self.types).map(Cow::Owned),
+            Op::ConstantComposite
+            | Op::SpecConstantComposite
+            | Op::ConstantCompositeReplicateEXT => Ok(Cow::Owned(ConstValue::Declared(at))),
+            Op::ConstantNull => Ok(Cow::Owned(match self.types.get(ty) {
+                Some(SpvTy::Float { .. }) => ConstValue::Float(0),
+                _ => ConstValue::Null,
+            })),
+            Op::Undef => Ok(Cow::Owned(ConstValue::Undef)),
+            Op::Variable => Ok(Cow::Owned(ConstValue::Variable)),
+            Op::SpecConstantOp => match self.c.folded.get(&id)? {
+                Ok(v) => Ok(Cow::Borrowed(v)),
+                Err(e) => Err((**e).clone()),
+            },
+            _ => return None,
         };
-        self.entries.insert(id, entry);
+        Some((value, at))
+    }
+
+    /// The type of constant `id`.
+    fn ty(&self, id: u32) -> Option<SpvTypeId> {
+        self.globals.get(self.c.at(id)? as usize)?.result_type
     }
 
     /// The value the constant `inst` declares, as the lowering reads it: the value or the
     /// error computing it gave. `None` for an instruction this table does not know.
-    pub(crate) fn of(&self, inst: &Inst) -> Option<Result<&ConstValue, Error>> {
-        let e = self.entries.get(&inst.result_id?)?;
-        (e.op == inst.op).then(|| e.value.as_ref().map_err(|e| (**e).clone()))
+    pub(crate) fn of(&self, inst: &Inst) -> Option<Result<Cow<'m, ConstValue>, Error>> {
+        let id = inst.result_id?;
+        let at = self.c.at(id)?;
+        if self.globals.get(at as usize)?.op != inst.op {
+            return None;
+        }
+        Some(self.value(id)?.0)
     }
 
     /// The integer value of constant `id` (scopes, semantics, indices, array lengths): an
     /// integer or boolean constant's, 0 for a null that is not a float, `None` otherwise.
     pub(crate) fn int(&self, id: u32) -> Option<u64> {
-        match self.resolve(id)?.0 {
+        match self.resolve(id)?.0.as_ref() {
             ConstValue::Int(v) => Some(*v),
             ConstValue::Null => Some(0),
             _ => None,
         }
     }
 
-    /// The integer value of element `i` of the composite constant `id` (`globals`: the
-    /// module-level instructions the table was read from), as [`Constants::int`] reads a
-    /// scalar.
-    pub(crate) fn element_int(&self, globals: &[Inst], id: u32, i: usize) -> Option<u64> {
-        match self.resolve(id)?.0 {
+    /// The integer value of element `i` of the composite constant `id`, as
+    /// [`ConstView::int`] reads a scalar.
+    pub(crate) fn element_int(&self, id: u32, i: usize) -> Option<u64> {
+        match self.resolve(id)?.0.as_ref() {
             ConstValue::Declared(at) => {
-                let decl = globals.get(*at as usize)?;
+                let decl = self.globals.get(*at as usize)?;
                 let i = if decl.op == Op::ConstantCompositeReplicateEXT {
                     0
                 } else {
@@ -182,15 +229,15 @@ impl Constants {
     }
 
     /// The value behind `id`, through `Same`, with the type of the constant that holds
-    /// it. A `Same` in an entry names a constant declared before that entry (see
+    /// it. A `Same` names a constant declared before the one holding it (see
     /// `Fold::elements`), so the walk ends; it is bounded by the table's size all the
     /// same.
-    fn resolve(&self, mut id: u32) -> Option<(&ConstValue, SpvTypeId)> {
-        for _ in 0..=self.entries.len() {
-            let e = self.entries.get(&id)?;
-            match e.value.as_ref().ok()? {
+    fn resolve(&self, mut id: u32) -> Option<(Cow<'m, ConstValue>, SpvTypeId)> {
+        for _ in 0..=self.c.index.len() {
+            let v = self.value(id)?.0.ok()?;
+            match v.as_ref() {
                 ConstValue::Same(next) => id = *next,
-                v => return Some((v, e.ty)),
+                _ => return Some((v, self.ty(id)?)),
             }
         }
         None
@@ -213,9 +260,7 @@ fn scalar(inst: &Inst, ty: SpvTypeId, types: &Types) -> Result<ConstValue, Error
 
 /// The folding of one `OpSpecConstantOp` (`inst`, at position `at`).
 struct Fold<'a> {
-    c: &'a Constants,
-    types: &'a Types,
-    globals: &'a [Inst],
+    c: ConstView<'a>,
     inst: &'a Inst,
     at: u32,
 }
@@ -245,7 +290,7 @@ impl Fold<'_> {
             })
             .collect();
         let unary = matches!(op, Op::SNegate | Op::Not | Op::LogicalNot);
-        if let Some(&SpvTy::Vector { elem, .. }) = self.types.get(rty)
+        if let Some(&SpvTy::Vector { elem, .. }) = self.c.types.get(rty)
             && (unary || fold_binary(op, 0, 1, 32).is_some())
         {
             return self.componentwise(op, &ids, rty, elem);
@@ -288,7 +333,7 @@ impl Fold<'_> {
                 })?
             }
         };
-        match self.types.get(rty) {
+        match self.c.types.get(rty) {
             Some(&SpvTy::Int { width, .. }) => Ok(ConstValue::Int(mask(result, width))),
             Some(SpvTy::Bool) => Ok(ConstValue::Int(mask(result, 1))),
             _ => {
@@ -297,14 +342,17 @@ impl Fold<'_> {
         }
     }
 
-    /// The entry of `id` if it is declared before this instruction.
-    fn entry(&self, id: u32) -> Option<&Entry> {
-        self.c.entries.get(&id).filter(|e| e.at < self.at)
+    /// The value of `id` if it is declared before this instruction.
+    fn before(&self, id: u32) -> Option<Result<Cow<'_, ConstValue>, Error>> {
+        self.c
+            .value(id)
+            .filter(|&(_, at)| at < self.at)
+            .map(|(v, _)| v)
     }
 
     /// `id` as an operand that must be a constant declared before.
     fn constant(&self, id: u32) -> Result<ConstValue, Error> {
-        match self.entry(id).map(|e| &e.value) {
+        match self.before(id) {
             Some(Ok(v)) if *v != ConstValue::Variable => Ok(ConstValue::Same(id)),
             _ => Err(self.inst.err(format!("%{id} is not a constant"))),
         }
@@ -314,11 +362,11 @@ impl Fold<'_> {
     /// 0 for a type that is not a number).
     fn scalar(&self, id: u32) -> Result<(u64, u32), Error> {
         let inst = self.inst;
-        let e = self
-            .entry(id)
+        let value = self
+            .before(id)
             .ok_or_else(|| inst.err(format!("%{id} is not a constant")))?;
-        let width = scalar_width(self.types, e.ty);
-        let v = match e.value {
+        let width = self.c.ty(id).map_or(0, |t| scalar_width(self.c.types, t));
+        let v = match value.as_deref() {
             Ok(ConstValue::Variable) => None,
             _ => self.c.int(id),
         };
@@ -331,13 +379,13 @@ impl Fold<'_> {
         &'v self,
         v: &'v ConstValue,
         ty: Option<SpvTypeId>,
-    ) -> (&'v ConstValue, Option<SpvTypeId>) {
+    ) -> (Cow<'v, ConstValue>, Option<SpvTypeId>) {
         match v {
             ConstValue::Same(id) => match self.c.resolve(*id) {
                 Some((v, t)) => (v, Some(t)),
-                None => (v, None),
+                None => (Cow::Borrowed(v), None),
             },
-            v => (v, ty),
+            v => (Cow::Borrowed(v), ty),
         }
     }
 
@@ -345,19 +393,15 @@ impl Fold<'_> {
     /// element type when that is one for all.
     fn elements(&self, v: &ConstValue) -> Option<(Vec<ConstValue>, SpvTypeId)> {
         let (v, ty) = self.resolve(v, None);
-        match v {
+        match v.as_ref() {
             ConstValue::Declared(at) => {
-                let decl = self.globals.get(*at as usize)?;
+                let decl = self.c.globals.get(*at as usize)?;
                 let ids = decl.ids_from(0).ok()?;
                 // Constituents are constants declared before the composite (the lowering
                 // refuses it otherwise): a `Same` never names a later constant, so no chain
                 // of them is a cycle.
-                let before = |id: &u32| {
-                    self.c
-                        .entries
-                        .get(id)
-                        .is_some_and(|e| e.at < *at && e.value.is_ok())
-                };
+                let before =
+                    |id: &u32| self.c.value(*id).is_some_and(|(v, a)| a < *at && v.is_ok());
                 if !ids.iter().all(before) {
                     return None;
                 }
@@ -380,7 +424,7 @@ impl Fold<'_> {
 
     /// The number of constituents of a composite type.
     fn composite_len(&self, ty: SpvTypeId) -> u64 {
-        match self.types.get(ty) {
+        match self.c.types.get(ty) {
             Some(SpvTy::Vector { n, .. } | SpvTy::Matrix { n, .. }) => u64::from(*n),
             Some(SpvTy::Array { length, .. }) => self.c.int(*length).unwrap_or(0),
             Some(SpvTy::Struct { members }) => members.len() as u64,
@@ -399,13 +443,13 @@ impl Fold<'_> {
 
     /// An integer lane of a vector of type `vty`: its value and width.
     fn lane_int(&self, v: &ConstValue, vty: SpvTypeId) -> Result<(u64, u32), Error> {
-        let (v, ty) = self.resolve(v, self.types.element(vty, 0));
-        let width = match ty.and_then(|t| self.types.get(t)) {
+        let (v, ty) = self.resolve(v, self.c.types.element(vty, 0));
+        let width = match ty.and_then(|t| self.c.types.get(t)) {
             Some(&SpvTy::Int { width, .. }) => Some(width),
             Some(SpvTy::Bool) => Some(1),
             _ => None,
         };
-        match (v, width) {
+        match (v.as_ref(), width) {
             (ConstValue::Int(x), Some(w)) => Ok((*x, w)),
             (ConstValue::Null, Some(w)) => Ok((0, w)),
             _ => Err(self
@@ -431,7 +475,7 @@ impl Fold<'_> {
         } else {
             self.composite_elements(ids.get(1))?
         };
-        let lane_width = scalar_width(self.types, elem);
+        let lane_width = scalar_width(self.c.types, elem);
         let mut lanes = Vec::with_capacity(a.len());
         for (i, x) in a.iter().enumerate() {
             let (x, w) = self.lane_int(x, aty)?;
@@ -463,7 +507,7 @@ impl Fold<'_> {
         let mut c = self.constant(id)?;
         for &l in lits {
             let (v, _) = self.resolve(&c, None);
-            c = match v {
+            c = match v.as_ref() {
                 ConstValue::Declared(_) | ConstValue::Folded(_) => {
                     let (elems, _) = self.elements(&c).ok_or_else(|| {
                         inst.unsupported_form("cannot fold CompositeExtract of this constant")
@@ -488,7 +532,7 @@ impl Fold<'_> {
         let inst = self.inst;
         let (first, _) = self.composite_elements(ids.first())?;
         let (second, _) = self.composite_elements(ids.get(1))?;
-        if !matches!(self.types.get(rty), Some(SpvTy::Vector { .. })) {
+        if !matches!(self.c.types.get(rty), Some(SpvTy::Vector { .. })) {
             return Err(inst.err("OpVectorShuffle of a non-vector type"));
         }
         let picked = lits
@@ -545,7 +589,7 @@ impl Fold<'_> {
         let inst = self.inst;
         let src = self.constant(id)?;
         let (v, ty) = self.resolve(&src, None);
-        let v = match (v, ty.and_then(|t| self.types.get(t))) {
+        let v = match (v.as_ref(), ty.and_then(|t| self.c.types.get(t))) {
             (&ConstValue::Float(bits), t) => match t {
                 Some(SpvTy::Float {
                     width: 16,
@@ -559,7 +603,7 @@ impl Fold<'_> {
             },
             _ => return Err(inst.unsupported_form("FConvert of a non-float constant")),
         };
-        let bits = match self.types.get(rty) {
+        let bits = match self.c.types.get(rty) {
             Some(SpvTy::Float {
                 width: 16,
                 encoded: false,

@@ -23,7 +23,7 @@ mod types;
 pub use check::limits;
 #[cfg(test)]
 pub(crate) use consts::Folded;
-pub(crate) use consts::{ConstValue, Constants, f64_to_half_bits};
+pub(crate) use consts::{ConstValue, ConstView, Constants, f64_to_half_bits};
 pub use facts::ExtSet;
 pub(crate) use facts::{Facts, KEEP_ANALYSES, ModuleFacts};
 pub(crate) use ids::IdTable;
@@ -156,13 +156,23 @@ pub struct Module {
     pub(crate) module_facts: ModuleFacts,
     /// The type declarations, read at load.
     pub(crate) types: Types,
-    /// The constants' values, evaluated at load.
-    pub(crate) consts: Constants,
+    /// Where the constants are, and the folded values of `OpSpecConstantOp`, found at
+    /// load ([`Module::consts`] reads the values).
+    pub(crate) constants: Constants,
     /// Set by a streaming load, whose function bodies are decoded again on demand.
     pub(crate) bodies: Option<Bodies>,
 }
 
 impl Module {
+    /// The values of the module's constants.
+    pub(crate) fn consts(&self) -> ConstView<'_> {
+        ConstView {
+            c: &self.constants,
+            globals: &self.globals,
+            types: &self.types,
+        }
+    }
+
     /// The `OpMemoryModel` instruction, if present.
     pub fn memory_model_inst(&self) -> Option<&Inst> {
         self.preamble.iter().find(|i| i.op == Op::MemoryModel)
@@ -246,7 +256,7 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     let mut module = sections.finish()?;
     module.module_facts = ModuleFacts::read(&module.preamble);
     module.types = Types::read(header, &module.globals);
-    module.consts = Constants::read(&module.globals, &module.types);
+    module.constants = Constants::read(&module.globals);
     let sets: Vec<u32> = module.module_facts.ext_sets_of(ExtSet::OpenCl).collect();
     if streaming {
         module.bodies = Some(Bodies {
@@ -261,7 +271,7 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     }
     module.facts = check::check_module(&module, words)?;
     // The checks bounded every constant's size: `OpSpecConstantOp` can be folded now.
-    module.consts.fold(&module.globals, &module.types);
+    module.constants.fold(&module.globals, &module.types);
     Ok(module)
 }
 
@@ -648,7 +658,7 @@ impl Sections {
                 facts: Facts::default(),
                 module_facts: ModuleFacts::default(),
                 types: Types::empty(),
-                consts: Constants::default(),
+                constants: Constants::default(),
                 bodies: None,
             },
             func: None,

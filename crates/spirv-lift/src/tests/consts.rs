@@ -24,8 +24,12 @@ fn values(m: &Module) -> Vec<&Inst> {
         .collect()
 }
 
-fn value<'m>(m: &'m Module, inst: &Inst) -> &'m ConstValue {
-    m.consts.of(inst).expect("a constant").expect("a value")
+fn value(m: &Module, inst: &Inst) -> ConstValue {
+    m.consts()
+        .of(inst)
+        .expect("a constant")
+        .expect("a value")
+        .into_owned()
 }
 
 #[test]
@@ -50,7 +54,7 @@ fn scalars_and_folded_operations_have_their_specified_values() {
     );
     let ints: Vec<Option<u64>> = values(&m)
         .iter()
-        .map(|i| m.consts.int(i.result_id.expect("an id")))
+        .map(|i| m.consts().int(i.result_id.expect("an id")))
         .collect();
     assert_eq!(
         ints,
@@ -77,7 +81,7 @@ fn scalars_and_folded_operations_have_their_specified_values() {
     );
     let last = values(&m).last().copied().expect("a constant");
     // 1.5 as a half: sign 0, exponent 15 (0b01111), mantissa 0.5 (0b1000000000).
-    assert_eq!(value(&m, last), &ConstValue::Float(0x3E00));
+    assert_eq!(value(&m, last), ConstValue::Float(0x3E00));
 }
 
 #[test]
@@ -99,20 +103,20 @@ fn vector_operations_fold_lane_by_lane() {
     // -(-7, 2) = (7, -2).
     assert_eq!(
         value(&m, v[3]),
-        &folded(vec![ConstValue::Int(7), ConstValue::Int(0xFFFF_FFFE)])
+        folded(vec![ConstValue::Int(7), ConstValue::Int(0xFFFF_FFFE)])
     );
-    assert_eq!(m.consts.int(ids[4]), Some(0xFFFF_FFFE));
+    assert_eq!(m.consts().int(ids[4]), Some(0xFFFF_FFFE));
     // Components 0, 1 are %v's, 2, 3 %vneg's; 0xFFFFFFFF is undefined.
     assert_eq!(
         value(&m, v[5]),
-        &folded(vec![ConstValue::Int(0xFFFF_FFFE), ConstValue::Poison])
+        folded(vec![ConstValue::Int(0xFFFF_FFFE), ConstValue::Poison])
     );
     // (-7, 2) with component 0 replaced by %two: (%two, %two).
     assert_eq!(
         value(&m, v[6]),
-        &folded(vec![ConstValue::Same(two), ConstValue::Same(two)])
+        folded(vec![ConstValue::Same(two), ConstValue::Same(two)])
     );
-    assert_eq!(m.consts.int(ids[7]), Some(2));
+    assert_eq!(m.consts().int(ids[7]), Some(2));
 }
 
 #[test]
@@ -123,7 +127,7 @@ fn a_folded_value_feeds_the_next_fold() {
     );
     // (2 + 2) * 2.
     assert_eq!(
-        m.consts.int(values(&m)[2].result_id.expect("an id")),
+        m.consts().int(values(&m)[2].result_id.expect("an id")),
         Some(8)
     );
 }

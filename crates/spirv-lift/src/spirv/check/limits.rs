@@ -390,7 +390,7 @@ fn check_global(g: &mut Globals, module: &Module, inst: &Inst) -> Result<u64, Er
                 // An integer type declared before the constant (checked so far).
                 && g.types.contains_key(&t)
                 && let Some(SpvTy::Int { .. }) = module.types.get(t)
-                && let Some(v) = module.consts.int(id)
+                && let Some(v) = module.consts().int(id)
             {
                 g.int_values.insert(id, v);
             }
