@@ -54,19 +54,7 @@ impl Ctx<'_> {
     pub(crate) fn lower_global_inst(&mut self, inst: &Inst) -> Result<(), Error> {
         match inst.op {
             op if crate::spirv::is_type_op(op) => self.lower_type(inst),
-            Op::ConstantTrue
-            | Op::ConstantFalse
-            | Op::SpecConstantTrue
-            | Op::SpecConstantFalse
-            | Op::Constant
-            | Op::SpecConstant
-            | Op::ConstantComposite
-            | Op::SpecConstantComposite
-            | Op::ConstantCompositeReplicateEXT
-            | Op::ConstantNull
-            | Op::Undef
-            | Op::SpecConstantOp
-            | Op::ConstantSampler => self.lower_constant(inst),
+            op if crate::spirv::is_constant_op(op) => self.lower_constant(inst),
             Op::Variable => self.lower_global_variable(inst),
             Op::Line | Op::NoLine | Op::Nop => Ok(()),
             Op::ExtInst => {

@@ -121,13 +121,14 @@ impl Constants {
     }
 }
 
-/// Whether `op` declares a module-level value this table keeps.
-fn is_value(op: Op) -> bool {
+/// Whether `op` declares a module-level constant (one list for the checks, this table
+/// and the lowering's dispatch), `OpUndef` and `OpConstantSampler` included.
+pub(crate) fn is_constant_op(op: Op) -> bool {
     matches!(
         op,
         Op::ConstantTrue
-            | Op::SpecConstantTrue
             | Op::ConstantFalse
+            | Op::SpecConstantTrue
             | Op::SpecConstantFalse
             | Op::Constant
             | Op::SpecConstant
@@ -137,8 +138,14 @@ fn is_value(op: Op) -> bool {
             | Op::ConstantNull
             | Op::Undef
             | Op::SpecConstantOp
-            | Op::Variable
+            | Op::ConstantSampler
     )
+}
+
+/// Whether `op` declares a module-level value this table keeps: a constant with a value
+/// (not a sampler) or a variable.
+fn is_value(op: Op) -> bool {
+    (is_constant_op(op) && op != Op::ConstantSampler) || op == Op::Variable
 }
 
 /// The module's constants read with the instructions and types they were found among

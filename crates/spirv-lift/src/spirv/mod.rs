@@ -23,7 +23,7 @@ mod types;
 pub use check::limits;
 #[cfg(test)]
 pub(crate) use consts::Folded;
-pub(crate) use consts::{ConstValue, ConstView, Constants, f64_to_half_bits};
+pub(crate) use consts::{ConstValue, ConstView, Constants, f64_to_half_bits, is_constant_op};
 pub use facts::ExtSet;
 pub(crate) use facts::{Facts, KEEP_ANALYSES, ModuleFacts};
 pub(crate) use ids::IdTable;
