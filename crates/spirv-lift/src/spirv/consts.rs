@@ -1,11 +1,10 @@
 //! The values of the module's constants, evaluated once at load in SPIR-V terms and read
 //! by the checks and the lowering alike ([`Constants`]).
 //!
-//! Evaluation has two steps. [`Constants::read`] runs before the input checks and takes
-//! what costs nothing to know: the scalar constants' values (`OpConstant`,
-//! `OpSpecConstant`, true and false, null, undef), the composites (whose constituents
-//! stay in their instruction) and the module-level variables. The resource limits read
-//! array lengths from it. [`Constants::fold`] runs after the checks, which bound every
+//! [`Constants::read`] runs before the input checks and finds where each constant (and
+//! module-level variable) is declared; every value but a folded one is read from its
+//! instruction when asked for ([`ConstView`]), so the resource limits can read array
+//! lengths already. [`Constants::fold`] runs after the checks, which bound every
 //! constant's size, and folds each `OpSpecConstantOp` in module order: the integer and
 //! logical operations SPIR-V allows there (lane by lane on vectors), conversions,
 //! `OpSelect`, `OpCompositeExtract`, `OpCompositeInsert` and `OpVectorShuffle`. Set
@@ -187,20 +186,16 @@ impl<'m> ConstView<'m> {
         Some((value, at))
     }
 
-    /// The type of constant `id`.
-    fn ty(&self, id: u32) -> Option<SpvTypeId> {
-        self.globals.get(self.c.at(id)? as usize)?.result_type
+    /// The type of the constant declared at position `at`.
+    fn ty_at(&self, at: u32) -> Option<SpvTypeId> {
+        self.globals.get(at as usize)?.result_type
     }
 
     /// The value the constant `inst` declares, as the lowering reads it: the value or the
     /// error computing it gave. `None` for an instruction this table does not know.
     pub(crate) fn of(&self, inst: &Inst) -> Option<Result<Cow<'m, ConstValue>, Error>> {
-        let id = inst.result_id?;
-        let at = self.c.at(id)?;
-        if self.globals.get(at as usize)?.op != inst.op {
-            return None;
-        }
-        Some(self.value(id)?.0)
+        let (value, at) = self.value(inst.result_id?)?;
+        (self.globals.get(at as usize)?.op == inst.op).then_some(value)
     }
 
     /// The integer value of constant `id` (scopes, semantics, indices, array lengths): an
@@ -235,16 +230,17 @@ impl<'m> ConstView<'m> {
         }
     }
 
-    /// The value behind `id`, through `Same`, with the type of the constant that holds
-    /// it. A `Same` names a constant declared before the one holding it (see
+    /// The value behind `id`, through `Same`, with the position of the constant that
+    /// holds it. A `Same` names a constant declared before the one holding it (see
     /// `Fold::elements`), so the walk ends; it is bounded by the table's size all the
     /// same.
-    fn resolve(&self, mut id: u32) -> Option<(Cow<'m, ConstValue>, SpvTypeId)> {
+    fn resolve(&self, mut id: u32) -> Option<(Cow<'m, ConstValue>, u32)> {
         for _ in 0..=self.c.index.len() {
-            let v = self.value(id)?.0.ok()?;
+            let (v, at) = self.value(id)?;
+            let v = v.ok()?;
             match v.as_ref() {
                 ConstValue::Same(next) => id = *next,
-                _ => return Some((v, self.ty(id)?)),
+                _ => return Some((v, at)),
             }
         }
         None
@@ -279,16 +275,14 @@ impl Fold<'_> {
             return Err(inst.err("missing OpSpecConstantOp opcode"));
         };
         let op = *op;
-        let ids: Vec<u32> = inst.ids_from(1).unwrap_or_else(|_| {
-            // Composite operations carry literal indices after the ids.
-            inst.operands[1..]
-                .iter()
-                .filter_map(|o| match o {
-                    Operand::IdRef(i) => Some(*i),
-                    _ => None,
-                })
-                .collect()
-        });
+        // The operation's ids, then (composite operations) its literal indices.
+        let ids: Vec<u32> = inst.operands[1..]
+            .iter()
+            .filter_map(|o| match o {
+                Operand::IdRef(i) | Operand::IdScope(i) | Operand::IdMemorySemantics(i) => Some(*i),
+                _ => None,
+            })
+            .collect();
         let lits: Vec<u32> = inst.operands[1..]
             .iter()
             .filter_map(|o| match o {
@@ -350,17 +344,14 @@ impl Fold<'_> {
     }
 
     /// The value of `id` if it is declared before this instruction.
-    fn before(&self, id: u32) -> Option<Result<Cow<'_, ConstValue>, Error>> {
-        self.c
-            .value(id)
-            .filter(|&(_, at)| at < self.at)
-            .map(|(v, _)| v)
+    fn before(&self, id: u32) -> Option<(Result<Cow<'_, ConstValue>, Error>, u32)> {
+        self.c.value(id).filter(|&(_, at)| at < self.at)
     }
 
     /// `id` as an operand that must be a constant declared before.
     fn constant(&self, id: u32) -> Result<ConstValue, Error> {
         match self.before(id) {
-            Some(Ok(v)) if *v != ConstValue::Variable => Ok(ConstValue::Same(id)),
+            Some((Ok(v), _)) if *v != ConstValue::Variable => Ok(ConstValue::Same(id)),
             _ => Err(self.inst.err(format!("%{id} is not a constant"))),
         }
     }
@@ -369,10 +360,13 @@ impl Fold<'_> {
     /// 0 for a type that is not a number).
     fn scalar(&self, id: u32) -> Result<(u64, u32), Error> {
         let inst = self.inst;
-        let value = self
+        let (value, at) = self
             .before(id)
             .ok_or_else(|| inst.err(format!("%{id} is not a constant")))?;
-        let width = self.c.ty(id).map_or(0, |t| scalar_width(self.c.types, t));
+        let width = self
+            .c
+            .ty_at(at)
+            .map_or(0, |t| scalar_width(self.c.types, t));
         let v = match value.as_deref() {
             Ok(ConstValue::Variable) => None,
             _ => self.c.int(id),
@@ -389,7 +383,7 @@ impl Fold<'_> {
     ) -> (Cow<'v, ConstValue>, Option<SpvTypeId>) {
         match v {
             ConstValue::Same(id) => match self.c.resolve(*id) {
-                Some((v, t)) => (v, Some(t)),
+                Some((v, at)) => (v, self.c.ty_at(at)),
                 None => (Cow::Borrowed(v), None),
             },
             v => (Cow::Borrowed(v), ty),

@@ -226,70 +226,64 @@ impl Types {
 /// (`OpTypeUntypedPointerKHR`, the ray-tracing and cooperative-matrix types: the lowering
 /// refuses them), or the error its operands give.
 fn read_decl(inst: &Inst) -> Option<Result<SpvTy, Error>> {
-    let opaque = |name| Some(Ok(SpvTy::Opaque(name)));
-    let ty = match inst.op {
-        Op::TypeVoid => Ok(SpvTy::Void),
-        Op::TypeBool => Ok(SpvTy::Bool),
-        Op::TypeInt => inst.lit(0).and_then(|width| {
-            Ok(SpvTy::Int {
-                width,
-                signed: inst.lit(1)? != 0,
-            })
-        }),
-        Op::TypeFloat => inst.lit(0).map(|width| SpvTy::Float {
-            width,
+    decl(inst).transpose()
+}
+
+/// [`read_decl`] as a `Result`: operands are read in order, so the first bad one is the
+/// one reported.
+fn decl(inst: &Inst) -> Result<Option<SpvTy>, Error> {
+    Ok(Some(match inst.op {
+        Op::TypeVoid => SpvTy::Void,
+        Op::TypeBool => SpvTy::Bool,
+        Op::TypeInt => SpvTy::Int {
+            width: inst.lit(0)?,
+            signed: inst.lit(1)? != 0,
+        },
+        Op::TypeFloat => SpvTy::Float {
+            width: inst.lit(0)?,
             encoded: matches!(inst.operands.get(1), Some(Operand::FPEncoding(_))),
-        }),
-        Op::TypeVector => inst.type_id(0).and_then(|elem| {
-            Ok(SpvTy::Vector {
-                elem,
-                n: inst.lit(1)?,
-            })
-        }),
-        Op::TypeMatrix => inst.type_id(0).and_then(|col| {
-            Ok(SpvTy::Matrix {
-                col,
-                n: inst.lit(1)?,
-            })
-        }),
-        Op::TypeArray => inst.type_id(0).and_then(|elem| {
-            Ok(SpvTy::Array {
-                elem,
-                length: inst.id(1)?,
-            })
-        }),
-        Op::TypeRuntimeArray => inst.type_id(0).map(|elem| SpvTy::RuntimeArray { elem }),
-        Op::TypeStruct => inst
-            .type_ids_from(0)
-            .map(|members| SpvTy::Struct { members }),
-        Op::TypePointer => inst.storage_class(0).and_then(|sc| {
-            Ok(SpvTy::Pointer {
-                sc,
-                pointee: inst.type_id(1)?,
-            })
-        }),
-        Op::TypeForwardPointer => inst.storage_class(1).and_then(|sc| {
-            Ok(SpvTy::Pointer {
-                sc,
-                pointee: inst.type_id(0)?,
-            })
-        }),
-        Op::TypeFunction => inst.type_id(0).and_then(|ret| {
-            Ok(SpvTy::Function {
-                ret,
-                params: inst.type_ids_from(1)?,
-            })
-        }),
-        Op::TypeImage => image(inst),
-        Op::TypeSampledImage => inst.type_id(0).map(|image| SpvTy::SampledImage { image }),
-        Op::TypeSampler => return opaque("spirv.Sampler"),
-        Op::TypeEvent => return opaque("spirv.Event"),
-        Op::TypeDeviceEvent => return opaque("spirv.DeviceEvent"),
-        Op::TypeReserveId => return opaque("spirv.ReserveId"),
-        Op::TypeQueue => return opaque("spirv.Queue"),
-        _ => return None,
-    };
-    Some(ty)
+        },
+        Op::TypeVector => SpvTy::Vector {
+            elem: inst.type_id(0)?,
+            n: inst.lit(1)?,
+        },
+        Op::TypeMatrix => SpvTy::Matrix {
+            col: inst.type_id(0)?,
+            n: inst.lit(1)?,
+        },
+        Op::TypeArray => SpvTy::Array {
+            elem: inst.type_id(0)?,
+            length: inst.id(1)?,
+        },
+        Op::TypeRuntimeArray => SpvTy::RuntimeArray {
+            elem: inst.type_id(0)?,
+        },
+        Op::TypeStruct => SpvTy::Struct {
+            members: inst.type_ids_from(0)?,
+        },
+        Op::TypePointer => SpvTy::Pointer {
+            sc: inst.storage_class(0)?,
+            pointee: inst.type_id(1)?,
+        },
+        Op::TypeForwardPointer => SpvTy::Pointer {
+            sc: inst.storage_class(1)?,
+            pointee: inst.type_id(0)?,
+        },
+        Op::TypeFunction => SpvTy::Function {
+            ret: inst.type_id(0)?,
+            params: inst.type_ids_from(1)?,
+        },
+        Op::TypeImage => image(inst)?,
+        Op::TypeSampledImage => SpvTy::SampledImage {
+            image: inst.type_id(0)?,
+        },
+        Op::TypeSampler => SpvTy::Opaque("spirv.Sampler"),
+        Op::TypeEvent => SpvTy::Opaque("spirv.Event"),
+        Op::TypeDeviceEvent => SpvTy::Opaque("spirv.DeviceEvent"),
+        Op::TypeReserveId => SpvTy::Opaque("spirv.ReserveId"),
+        Op::TypeQueue => SpvTy::Opaque("spirv.Queue"),
+        _ => return Ok(None),
+    }))
 }
 
 /// `OpTypeImage`'s operands after the sampled type, as numbers.
