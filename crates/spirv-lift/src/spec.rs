@@ -25,7 +25,7 @@
 //! ```
 
 use crate::error::{Error, ErrorKind};
-use crate::spirv::{self, Inst, Op, Operand};
+use crate::spirv::{self, Inst, Op, Operand, SpvId};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -173,19 +173,19 @@ pub(crate) enum Literal {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Resolved {
     /// Result id → (word offset of the instruction, its new value).
-    values: BTreeMap<u32, (usize, Literal)>,
+    values: BTreeMap<SpvId, (usize, Literal)>,
 }
 
 impl Resolved {
     /// Whether a value was given for the constant `id`.
-    pub(crate) fn contains(&self, id: u32) -> bool {
+    pub(crate) fn contains(&self, id: SpvId) -> bool {
         self.values.contains_key(&id)
     }
 }
 
 /// The ids carrying one of the SpecIds of `values`, with that SpecId, through `OpDecorate`
 /// or a decoration group (linear in the module, whatever the groups).
-fn spec_ids(module: &spirv::Module, values: &BTreeMap<u32, SpecValue>) -> Vec<(u32, u32)> {
+fn spec_ids(module: &spirv::Module, values: &BTreeMap<u32, SpecValue>) -> Vec<(SpvId, u32)> {
     let spec_id = |inst: &Inst| match (inst.operands.as_slice(), inst.op) {
         (
             [
@@ -195,23 +195,23 @@ fn spec_ids(module: &spirv::Module, values: &BTreeMap<u32, SpecValue>) -> Vec<(u
                 ..,
             ],
             Op::Decorate,
-        ) if values.contains_key(id) => Some((*target, *id)),
+        ) if values.contains_key(id) => Some((SpvId(*target), *id)),
         _ => None,
     };
-    let mut out: Vec<(u32, u32)> = module.preamble.iter().filter_map(spec_id).collect();
+    let mut out: Vec<(SpvId, u32)> = module.preamble.iter().filter_map(spec_id).collect();
     // A SpecId on a group goes to the group's targets. A SpecId decorates one constant,
     // so a group holds at most one here (the first).
-    let on_group: BTreeMap<u32, u32> = out.iter().rev().copied().collect();
+    let on_group: BTreeMap<SpvId, u32> = out.iter().rev().copied().collect();
     for inst in module.preamble.iter().filter(|i| i.op == Op::GroupDecorate) {
         let Some(Operand::IdRef(group)) = inst.operands.first() else {
             continue;
         };
-        let Some(&id) = on_group.get(group) else {
+        let Some(&id) = on_group.get(&SpvId(*group)) else {
             continue;
         };
         for target in inst.operands.iter().skip(1) {
             if let Operand::IdRef(t) = target {
-                out.push((*t, id));
+                out.push((SpvId(*t), id));
             }
         }
     }
@@ -233,7 +233,7 @@ pub(crate) fn resolve(
     if values.is_empty() {
         return Ok(resolved);
     }
-    let defs: BTreeMap<u32, &Inst> = module
+    let defs: BTreeMap<SpvId, &Inst> = module
         .globals
         .iter()
         .filter(|i| {
@@ -286,10 +286,10 @@ pub(crate) fn resolve(
 }
 
 /// The type of a specialization constant.
-fn scalar_type(inst: &Inst, defs: &BTreeMap<u32, &Inst>) -> Result<Scalar, Error> {
+fn scalar_type(inst: &Inst, defs: &BTreeMap<SpvId, &Inst>) -> Result<Scalar, Error> {
     let rty = inst.rty()?;
     let ty = defs
-        .get(&rty.0)
+        .get(&SpvId::from(rty))
         .ok_or_else(|| inst.invalid(format!("result type %{rty} is not a type")))?;
     let scalar = match (inst.op, ty.op) {
         (Op::SpecConstantTrue | Op::SpecConstantFalse, Op::TypeBool) => Scalar::Bool,
@@ -534,7 +534,7 @@ pub(crate) fn patch(words: &[u32], resolved: &Resolved) -> Result<Vec<u32>, Erro
         let Some([first, _, rid, literal_words @ ..]) = out.get_mut(at..at + count) else {
             return Err(moved());
         };
-        if *first >> 16 != count as u32 || *rid != id {
+        if *first >> 16 != count as u32 || *rid != id.0 {
             return Err(moved());
         }
         match (literal, literal_words) {

@@ -8,6 +8,7 @@ use super::func::FnCtx;
 use super::layout::{Shape, ShapeId, ShapeKind};
 use crate::error::Error;
 use crate::llvm::{Const, InstKind, Type, TypeId, Value};
+use crate::spirv::SpvId;
 use crate::spirv::{Inst, Op};
 use ::spirv::Decoration;
 
@@ -195,7 +196,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// A constant struct index.
-    fn struct_index(&self, inst: &Inst, idx: u32) -> Result<u32, Error> {
+    fn struct_index(&self, inst: &Inst, idx: SpvId) -> Result<u32, Error> {
         self.cx
             .const_int(idx)
             .and_then(|k| u32::try_from(k).ok())
@@ -276,7 +277,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// The shape of the memory a pointer value points to.
-    pub(crate) fn ptr_shape(&mut self, ptr: u32) -> Result<ShapeId, Error> {
+    pub(crate) fn ptr_shape(&mut self, ptr: SpvId) -> Result<ShapeId, Error> {
         if let Some(s) = self.ptr_shapes.get(&ptr) {
             return Ok(*s);
         }

@@ -8,6 +8,7 @@ use super::mangle::{MTy, mangle};
 use crate::error::Error;
 use crate::llvm::{CallConv, FnAttr, InstKind, Type, TypeId, Value};
 use crate::mmra::TagSet;
+use crate::spirv::SpvId;
 use crate::spirv::SpvTypeId;
 use crate::spirv::{Inst, Op, Operand};
 
@@ -171,7 +172,7 @@ impl FnCtx<'_, '_> {
     }
 
     fn struct_mangle_name(&self, ty: SpvTypeId) -> String {
-        match self.cx.names.get(&ty.0) {
+        match self.cx.names.get(&ty.into()) {
             Some(n) if crate::llvm::is_plain_identifier(n) => n.clone(),
             _ => format!("struct_{ty}"),
         }
@@ -276,7 +277,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// An argument for a builtin from an id operand: its value and mangling type.
-    pub fn arg(&self, id: u32) -> Result<(Value, MTy), Error> {
+    pub fn arg(&self, id: SpvId) -> Result<(Value, MTy), Error> {
         let vi = self.info(id)?;
         Ok((vi.v, self.mty(vi.spv_ty)?))
     }
@@ -303,12 +304,13 @@ impl FnCtx<'_, '_> {
         let mut args = Vec::with_capacity(inst.operands.len());
         for op in inst.operands.iter() {
             let a = match op {
-                Operand::IdRef(id) => self.arg(*id)?,
+                Operand::IdRef(id) => self.arg(SpvId(*id))?,
                 Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
-                    match self.cx.const_int(*id) {
+                    let id = SpvId(*id);
+                    match self.cx.const_int(id) {
                         Some(v) => self.i32_arg(v),
                         // Kernels may pass a runtime value: pass it on.
-                        None => self.arg(*id)?,
+                        None => self.arg(id)?,
                     }
                 }
                 Operand::LiteralBit32(v) => self.i32_arg(u64::from(*v)),

@@ -6,8 +6,8 @@ use super::SpvTy;
 use super::func::FnCtx;
 use crate::error::Error;
 use crate::llvm::{self, Const, InstKind, Value};
-use crate::spirv::SpvTypeId;
 use crate::spirv::{Inst, Op};
+use crate::spirv::{SpvId, SpvTypeId};
 
 impl FnCtx<'_, '_> {
     /// Lowers `OpUndef`, `OpCopyObject` and `OpCopyLogical`
@@ -168,7 +168,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// Element values of a composite constituent list, flattened to scalars for vectors.
-    fn vector_elements(&mut self, ids: &[u32]) -> Result<Vec<Value>, Error> {
+    fn vector_elements(&mut self, ids: &[SpvId]) -> Result<Vec<Value>, Error> {
         let mut out = Vec::new();
         for &id in ids {
             let v = self.val(id)?;

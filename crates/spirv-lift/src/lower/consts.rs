@@ -7,6 +7,7 @@
 use super::{Ctx, SpvTy, SpvTypeId};
 use crate::error::Error;
 use crate::llvm::{Const, ConstId, Type, Value};
+use crate::spirv::SpvId;
 use crate::spirv::{ConstValue, Inst, Op, Operand};
 
 impl Ctx<'_> {
@@ -117,7 +118,7 @@ impl Ctx<'_> {
         self.m.constant(c)
     }
 
-    fn const_of(&self, inst: &Inst, id: u32) -> Result<ConstId, Error> {
+    fn const_of(&self, inst: &Inst, id: SpvId) -> Result<ConstId, Error> {
         match self.global_value(id).map(|v| v.v) {
             Some(Value::Const(c)) => Ok(c),
             _ => Err(inst.err(format!("%{id} is not a constant"))),

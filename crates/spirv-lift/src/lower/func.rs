@@ -12,6 +12,7 @@ use crate::convergence::place::Regions;
 use crate::error::Error;
 use crate::llvm::{self, BlockId, Inst as LInst, InstKind, LocalId, TypeId, Value};
 use crate::mmra::TagSet;
+use crate::spirv::SpvId;
 use crate::spirv::SpvTypeId;
 use crate::spirv::{Function, Inst, Op, Operand};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
@@ -21,24 +22,24 @@ pub(crate) struct FnCtx<'c, 'a> {
     pub cx: &'c mut Ctx<'a>,
     pub f: llvm::Function,
     /// The SPIR-V function id.
-    pub spv_id: u32,
+    pub spv_id: SpvId,
     /// SPIR-V label id → LLVM block, for reachable blocks.
-    pub blocks: HashMap<u32, BlockId>,
+    pub blocks: HashMap<SpvId, BlockId>,
     /// The block being filled.
     pub cur: BlockId,
     /// The SPIR-V label of the block being filled.
-    cur_label: u32,
+    cur_label: SpvId,
     /// Phis to fill: result, instruction, block, block label, index in the block.
-    phis: Vec<(LocalId, Inst, BlockId, u32, usize)>,
+    phis: Vec<(LocalId, Inst, BlockId, SpvId, usize)>,
     /// Allocas introduced by the lowering, placed at the top of the entry block.
     pub entry_allocas: Vec<LInst>,
     /// The first type error found while emitting the current instruction.
     type_error: Option<String>,
     /// (from label, to label) → number of CFG edges.
-    edges: HashMap<(u32, u32), u32>,
+    edges: HashMap<(SpvId, SpvId), u32>,
     /// Pointers whose memory is not laid out as their pointee type's default (access
     /// chains into laid-out aggregates; `layout.rs`).
-    pub ptr_shapes: HashMap<u32, super::layout::ShapeId>,
+    pub ptr_shapes: HashMap<SpvId, super::layout::ShapeId>,
 }
 
 /// Lowers one function body into its (already declared) LLVM function.
@@ -54,7 +55,7 @@ pub(crate) fn lower_function(
     let spv_id = func.id();
     let fid = cx
         .funcs
-        .get(spv_id as usize)
+        .get(spv_id)
         .copied()
         .flatten()
         .ok_or_else(|| func.def.invalid("function was not declared"))?;
@@ -91,7 +92,7 @@ pub(crate) fn lower_function(
         spv_id,
         blocks,
         cur: BlockId(0),
-        cur_label: 0,
+        cur_label: SpvId(0),
         type_error: None,
         phis: Vec::new(),
         entry_allocas: Vec::new(),
@@ -102,7 +103,7 @@ pub(crate) fn lower_function(
         fx.materialize_samplers(&func)?;
     }
     for (var, vi) in fx.cx.resource_values(spv_id) {
-        if let Some(slot) = fx.cx.values.get_mut(var as usize) {
+        if let Some(slot) = fx.cx.values.get_mut(var) {
             *slot = Some(vi);
         }
     }
@@ -156,13 +157,13 @@ pub(crate) fn lower_function(
 
 impl<'c, 'a> FnCtx<'c, 'a> {
     /// The lowered value of an id (constant, global, or a local of this function).
-    pub fn val(&self, id: u32) -> Result<Value, Error> {
+    pub fn val(&self, id: SpvId) -> Result<Value, Error> {
         self.info(id).map(|i| i.v)
     }
 
     /// Value and SPIR-V type of an id.
-    pub fn info(&self, id: u32) -> Result<ValInfo, Error> {
-        match self.cx.values.get(id as usize).copied().flatten() {
+    pub fn info(&self, id: SpvId) -> Result<ValInfo, Error> {
+        match self.cx.values.get(id).copied().flatten() {
             Some(vi) if vi.func.is_none() || vi.func == Some(self.spv_id) => Ok(vi),
             _ => Err(crate::error::invalid(format!(
                 "%{id} is used where it is not defined (its definition must dominate this use)"
@@ -171,15 +172,15 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     }
 
     /// The SPIR-V type id of a value id.
-    pub fn vty(&self, id: u32) -> Result<SpvTypeId, Error> {
+    pub fn vty(&self, id: SpvId) -> Result<SpvTypeId, Error> {
         self.info(id).map(|i| i.spv_ty)
     }
 
     /// The module-scope ids in `keep` that the function's instructions use, in order.
     pub fn used_ids_where(
         func: &Function,
-        keep: impl Fn(u32) -> bool,
-    ) -> std::collections::BTreeSet<u32> {
+        keep: impl Fn(SpvId) -> bool,
+    ) -> std::collections::BTreeSet<SpvId> {
         func.blocks
             .iter()
             .flat_map(|b| b.insts.iter())
@@ -190,7 +191,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
 
     /// Gives module-scope variable `id` (of SPIR-V pointer type `ptr_ty`) the value `v`
     /// in this function: for variables computed per function instead of being globals.
-    pub fn define_variable(&mut self, id: u32, ptr_ty: SpvTypeId, v: Value) -> Result<(), Error> {
+    pub fn define_variable(&mut self, id: SpvId, ptr_ty: SpvTypeId, v: Value) -> Result<(), Error> {
         let var = Inst {
             op: ::spirv::Op::Variable,
             word: 0,
@@ -223,7 +224,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         let slot = self
             .cx
             .values
-            .get_mut(id as usize)
+            .get_mut(id)
             .ok_or_else(|| inst.err("result id out of bound"))?;
         *slot = Some(ValInfo {
             v,
@@ -324,7 +325,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         self.cx.m.value_type(&self.f, v)
     }
 
-    fn block_of(&self, label: u32) -> Result<BlockId, Error> {
+    fn block_of(&self, label: SpvId) -> Result<BlockId, Error> {
         self.blocks
             .get(&label)
             .copied()
@@ -467,7 +468,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         let fid = self
             .cx
             .funcs
-            .get(callee as usize)
+            .get(callee)
             .copied()
             .flatten()
             .ok_or_else(|| inst.err(format!("callee %{callee} is not a function")))?;
@@ -508,7 +509,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     fn fill_phis(&mut self) -> Result<(), Error> {
         let phis = std::mem::take(&mut self.phis);
         // Predecessor edges per block (reachable predecessors only), computed once.
-        let mut preds_of: HashMap<u32, u32> = HashMap::new();
+        let mut preds_of: HashMap<SpvId, u32> = HashMap::new();
         for ((from, to), n) in &self.edges {
             if self.blocks.contains_key(from) {
                 *preds_of.entry(*to).or_insert(0) += *n;
@@ -518,21 +519,22 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             let mut incoming = Vec::new();
             let mut covered = 0;
             for pair in inst.operands.chunks(2) {
-                let (Some(Operand::IdRef(v)), Some(Operand::IdRef(parent))) =
+                let (Some(&Operand::IdRef(v)), Some(&Operand::IdRef(parent))) =
                     (pair.first(), pair.get(1))
                 else {
                     return Err(inst.err("malformed OpPhi operands"));
                 };
-                let Some(&pb) = self.blocks.get(parent) else {
+                let (v, parent) = (SpvId(v), SpvId(parent));
+                let Some(&pb) = self.blocks.get(&parent) else {
                     continue;
                 };
-                let n = self.edges.get(&(*parent, label)).copied().unwrap_or(0);
+                let n = self.edges.get(&(parent, label)).copied().unwrap_or(0);
                 if n == 0 {
                     return Err(inst.invalid(format!(
                         "phi parent %{parent} is not a predecessor of this block"
                     )));
                 }
-                let val = self.val(*v).map_err(|e| e.or_at(&inst.location()))?;
+                let val = self.val(v).map_err(|e| e.or_at(&inst.location()))?;
                 for _ in 0..n {
                     incoming.push((val, pb));
                 }

@@ -12,6 +12,7 @@ use super::{Ctx, SpvTy, types::addrspace};
 use crate::Target;
 use crate::error::Error;
 use crate::llvm::{CallConv, FnAttr, Global, Linkage, MdOperand, ParamAttr, Type, Value};
+use crate::spirv::SpvId;
 use crate::spirv::SpvTypeId;
 use crate::spirv::{Function, Inst, Operand};
 use ::spirv::{
@@ -39,10 +40,7 @@ impl Ctx<'_> {
             ty = self.m.ty(Type::Int(8));
         }
         let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
-        let init_id = match inst.operands.get(1) {
-            Some(Operand::IdRef(i)) => Some(*i),
-            _ => None,
-        };
+        let init_id = inst.optional_id(1);
         let import = matches!(self.linkage_name(id), Some((_, LinkageType::Import)));
         let init = match init_id {
             Some(i) => match self.global_value(i).map(|v| v.v) {
@@ -78,7 +76,7 @@ impl Ctx<'_> {
                 .names
                 .get(&id)
                 .filter(|n| !n.is_empty())
-                .or_else(|| self.names.get(&pointee.0))
+                .or_else(|| self.names.get(&pointee.into()))
             {
                 Some(n) if !n.is_empty() => n.clone(),
                 _ => self.hint(id),
@@ -155,7 +153,7 @@ impl Ctx<'_> {
     /// <literal operands as i32>...}` per decoration), so that bindings, locations,
     /// built-ins, interpolation and access qualifiers reach a consumer and llc's SPIR-V
     /// output. `None` when the variable has none of them.
-    fn decorations_md(&mut self, id: u32) -> Option<crate::llvm::MdId> {
+    fn decorations_md(&mut self, id: SpvId) -> Option<crate::llvm::MdId> {
         use Decoration as D;
         let i32t = self.m.ty(Type::Int(32));
         let mut nodes = Vec::new();
@@ -219,7 +217,7 @@ impl Ctx<'_> {
             e.model == ExecutionModel::Kernel
                 || (e.model == ExecutionModel::GLCompute && self.opts.target == Target::Amdgcn)
         });
-        let called = self.called.get(id as usize).copied().unwrap_or(false);
+        let called = self.called.get(id).copied().unwrap_or(false);
         let cc = if is_kernel_entry && !called {
             match self.opts.target {
                 Target::Generic => CallConv::SpirKernel,
@@ -277,12 +275,7 @@ impl Ctx<'_> {
             self.m.put_function(fid, f);
         }
         let lf = self.m.func_mut(fid);
-        if self
-            .convergent_fns
-            .get(id as usize)
-            .copied()
-            .unwrap_or(false)
-        {
+        if self.convergent_fns.get(id).copied().unwrap_or(false) {
             lf.attrs.push(FnAttr::Convergent);
         }
         if let Ok(Operand::FunctionControl(fc)) = f.def.operand(0) {
@@ -293,7 +286,7 @@ impl Ctx<'_> {
             }
         }
         for ((pid, pty, ..), l) in param_info.iter().zip(locals) {
-            if let Some(slot) = self.values.get_mut(*pid as usize) {
+            if let Some(slot) = self.values.get_mut(*pid) {
                 *slot = Some(super::ValInfo {
                     v: Value::Local(l),
                     spv_ty: *pty,
@@ -301,7 +294,7 @@ impl Ctx<'_> {
                 });
             }
         }
-        if let Some(slot) = self.funcs.get_mut(id as usize) {
+        if let Some(slot) = self.funcs.get_mut(id) {
             *slot = Some(fid);
         }
         self.set_global_value(id, Value::Func(fid), fty)
@@ -316,7 +309,7 @@ impl Ctx<'_> {
     /// on a kernel.
     fn param_attrs(
         &mut self,
-        pid: u32,
+        pid: SpvId,
         pty: SpvTypeId,
         index: usize,
         cc: CallConv,
@@ -402,7 +395,7 @@ impl Ctx<'_> {
         let eps = self.entry_points.clone();
         let spec_builtin = self.workgroup_size_builtin_is_specialized();
         for ep in &eps {
-            let Some(fid) = self.funcs.get(ep.func as usize).copied().flatten() else {
+            let Some(fid) = self.funcs.get(ep.func).copied().flatten() else {
                 return Err(crate::error::invalid(format!(
                     "entry point '{}' names %{}, not a function",
                     ep.name, ep.func
@@ -415,7 +408,7 @@ impl Ctx<'_> {
                 self.opts.target == Target::Generic
                     || !(spec_builtin || self.local_size_id_is_specialized(ep.func))
             });
-            let fid = if self.called.get(ep.func as usize).copied().unwrap_or(false) {
+            let fid = if self.called.get(ep.func).copied().unwrap_or(false) {
                 self.entry_wrapper(ep, fid)?
             } else {
                 fid
@@ -554,7 +547,7 @@ impl Ctx<'_> {
 
     /// Whether the workgroup size of `func` depends on specialization constants left at
     /// their defaults through a `LocalSizeId` operand.
-    fn local_size_id_is_specialized(&self, func: u32) -> bool {
+    fn local_size_id_is_specialized(&self, func: SpvId) -> bool {
         self.modes_of(func).iter().any(|inst| {
             matches!(
                 inst.operand(1),
@@ -595,7 +588,7 @@ impl Ctx<'_> {
     }
 
     /// The execution modes of `func`, in module order.
-    fn modes_of(&self, func: u32) -> &[&Inst] {
+    fn modes_of(&self, func: SpvId) -> &[&Inst] {
         self.exec_modes.get(&func).map_or(&[], Vec::as_slice)
     }
 
@@ -643,7 +636,7 @@ impl Ctx<'_> {
     pub(crate) fn workgroup_block(
         &mut self,
         inst: &Inst,
-        id: u32,
+        id: SpvId,
         ptr_ty: SpvTypeId,
         pointee: SpvTypeId,
         sc: StorageClass,

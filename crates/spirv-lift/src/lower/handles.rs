@@ -28,7 +28,7 @@ use super::{Ctx, SpvTy};
 use crate::error::Error;
 use crate::llvm::{Const, Global, GlobalId, Linkage, Type, TypeId, Value};
 use crate::spirv::Function;
-use crate::spirv::SpvTypeId;
+use crate::spirv::{SpvId, SpvTypeId};
 use ::spirv::{Decoration, StorageClass};
 
 /// A block variable written as a resource handle.
@@ -51,7 +51,7 @@ impl Ctx<'_> {
     /// whether it did (then no global is made).
     pub(crate) fn buffer_handle(
         &mut self,
-        id: u32,
+        id: SpvId,
         ptr_ty: SpvTypeId,
         sc: StorageClass,
         mem: TypeId,

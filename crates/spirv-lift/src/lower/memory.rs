@@ -7,6 +7,7 @@ use super::func::FnCtx;
 use crate::error::Error;
 use crate::llvm::{CastOp, InstKind, Type, TypeId, Value};
 use crate::mmra::TagSet;
+use crate::spirv::SpvId;
 use crate::spirv::SpvTypeId;
 use crate::spirv::{Inst, Op, Operand};
 use ::spirv::MemoryAccess;
@@ -287,7 +288,7 @@ impl FnCtx<'_, '_> {
     }
 
     /// The pointee SPIR-V type of a pointer value id.
-    pub fn pointee(&self, ptr: u32) -> Result<SpvTypeId, Error> {
+    pub fn pointee(&self, ptr: SpvId) -> Result<SpvTypeId, Error> {
         match self.cx.spv_ty(self.vty(ptr)?)? {
             SpvTy::Pointer { pointee, .. } => Ok(*pointee),
             _ => Err(crate::error::invalid(format!("%{ptr} is not a pointer"))),
@@ -330,8 +331,8 @@ impl FnCtx<'_, '_> {
                 align,
             },
         )?;
-        if let Some(Operand::IdRef(init)) = inst.operands.get(1) {
-            let v = self.val(*init)?;
+        if let Some(init) = inst.optional_id(1) {
+            let v = self.val(init)?;
             let tags = self.access_tags(p, false);
             let access = Access {
                 align,

@@ -34,7 +34,7 @@ mod types;
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
 pub use crate::spirv::ExtSet;
-use crate::spirv::{self, Inst, Op, Operand};
+use crate::spirv::{self, Inst, Op, Operand, SpvId};
 use crate::{Options, Target};
 use foldhash::{HashMap, HashMapExt, HashSet};
 pub use types::{SpvTy, SpvTypeId, named_tags, sync_as_name};
@@ -44,14 +44,14 @@ pub use types::{SpvTy, SpvTypeId, named_tags, sync_as_name};
 pub(crate) struct ValInfo {
     pub v: Value,
     pub spv_ty: SpvTypeId,
-    pub func: Option<u32>,
+    pub func: Option<SpvId>,
 }
 
 /// An entry point.
 #[derive(Clone, Debug)]
 pub(crate) struct EntryPoint {
     pub model: spirv_headers::ExecutionModel,
-    pub func: u32,
+    pub func: SpvId,
     pub name: String,
 }
 
@@ -66,13 +66,13 @@ pub(crate) struct Ctx<'a> {
     pub types: types::TypeTable,
     pub values: spirv::IdTable<Option<ValInfo>>,
     pub funcs: spirv::IdTable<Option<FuncId>>,
-    pub names: HashMap<u32, String>,
-    pub decorations: HashMap<u32, Vec<(spirv_headers::Decoration, Vec<Operand>)>>,
+    pub names: HashMap<SpvId, String>,
+    pub decorations: HashMap<SpvId, Vec<(spirv_headers::Decoration, Vec<Operand>)>>,
     pub entry_points: Vec<EntryPoint>,
     /// `OpExecutionMode[Id]` instructions by the function they apply to.
-    pub exec_modes: HashMap<u32, Vec<&'a Inst>>,
+    pub exec_modes: HashMap<SpvId, Vec<&'a Inst>>,
     /// The first entry point of each function (index into `entry_points`).
-    pub entry_of: HashMap<u32, usize>,
+    pub entry_of: HashMap<SpvId, usize>,
     pub vulkan_mm: bool,
     pub kernel: bool,
     pub addressing: spirv_headers::AddressingModel,
@@ -81,7 +81,7 @@ pub(crate) struct Ctx<'a> {
     /// Built-in Input variables computed per function on amdgcn: (built-in, pointer type,
     /// pointee type).
     pub amd_builtins:
-        std::collections::BTreeMap<u32, (spirv_headers::BuiltIn, SpvTypeId, SpvTypeId)>,
+        std::collections::BTreeMap<SpvId, (spirv_headers::BuiltIn, SpvTypeId, SpvTypeId)>,
     /// Built-in variables on the host: (global, built-in, value type), filled by
     /// `spirv_lift.set_invocation` (lower/host.rs).
     pub host_builtins: Vec<(crate::llvm::GlobalId, spirv_headers::BuiltIn, TypeId)>,
@@ -105,13 +105,13 @@ pub(crate) struct Ctx<'a> {
     /// Entry-point names reserved for the entry functions (or their wrappers).
     pub reserved: HashSet<String>,
     /// `OpConstantSampler`s: (addressing mode, normalized, filter mode).
-    pub const_samplers: std::collections::BTreeMap<u32, (u32, u32, u32)>,
+    pub const_samplers: std::collections::BTreeMap<SpvId, (u32, u32, u32)>,
     /// Descriptor and push-constant variables passed as arguments (amdgcn; `abi.rs`).
     pub resources: amdgcn::Resources,
     /// Explicit layouts of laid-out types (`layout.rs`).
     pub layouts: layout::Layouts,
     /// Block variables written as resource handles (workarounds; `handles.rs`).
-    pub buffer_handles: std::collections::BTreeMap<u32, handles::BufferHandle>,
+    pub buffer_handles: std::collections::BTreeMap<SpvId, handles::BufferHandle>,
 }
 
 /// Receives the LLVM module while [`lower_module_into`] builds it, so that it can be
@@ -226,7 +226,7 @@ pub(crate) fn lower_module_into(
         .iter()
         .map(|f| {
             cx.funcs
-                .get(f.id() as usize)
+                .get(f.id())
                 .copied()
                 .flatten()
                 .filter(|_| f.has_body())
@@ -426,19 +426,19 @@ impl<'a> Ctx<'a> {
             }
         }
         // A function serving several entry points is lowered once and wrapped per entry.
-        let mut entries_per_func: HashMap<u32, u32> = HashMap::new();
+        let mut entries_per_func: HashMap<SpvId, u32> = HashMap::new();
         for ep in &self.entry_points {
             *entries_per_func.entry(ep.func).or_default() += 1;
         }
         for (f, n) in entries_per_func {
             if n > 1
-                && let Some(c) = self.called.get_mut(f as usize)
+                && let Some(c) = self.called.get_mut(f)
             {
                 *c = true;
             }
         }
         for &callee in facts.calls.iter().flatten() {
-            if let Some(c) = self.called.get_mut(callee as usize) {
+            if let Some(c) = self.called.get_mut(callee) {
                 *c = true;
             }
         }
@@ -489,19 +489,19 @@ impl<'a> Ctx<'a> {
     }
 
     /// The decorations on an id (of a value or a type).
-    pub fn decos(&self, id: impl Into<u32>) -> &[(spirv_headers::Decoration, Vec<Operand>)] {
+    pub fn decos(&self, id: impl Into<SpvId>) -> &[(spirv_headers::Decoration, Vec<Operand>)] {
         self.decorations
             .get(&id.into())
             .map_or(&[], |v| v.as_slice())
     }
 
     /// Whether an id has a decoration.
-    pub fn has_deco(&self, id: impl Into<u32>, d: spirv_headers::Decoration) -> bool {
+    pub fn has_deco(&self, id: impl Into<SpvId>, d: spirv_headers::Decoration) -> bool {
         self.decos(id).iter().any(|(x, _)| *x == d)
     }
 
     /// The first literal operand of a decoration on an id.
-    pub fn deco_lit(&self, id: impl Into<u32>, d: spirv_headers::Decoration) -> Option<u32> {
+    pub fn deco_lit(&self, id: impl Into<SpvId>, d: spirv_headers::Decoration) -> Option<u32> {
         self.decos(id)
             .iter()
             .find(|(x, _)| *x == d)
@@ -512,7 +512,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The BuiltIn decoration on an id.
-    pub fn builtin_of(&self, id: u32) -> Option<spirv_headers::BuiltIn> {
+    pub fn builtin_of(&self, id: SpvId) -> Option<spirv_headers::BuiltIn> {
         self.decos(id)
             .iter()
             .find_map(|(x, ops)| match (x, ops.first()) {
@@ -522,7 +522,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The linkage name (LinkageAttributes) of an id, if any.
-    pub fn linkage_name(&self, id: u32) -> Option<(&str, spirv_headers::LinkageType)> {
+    pub fn linkage_name(&self, id: SpvId) -> Option<(&str, spirv_headers::LinkageType)> {
         self.decos(id)
             .iter()
             .find_map(|(x, ops)| match (x, ops.first(), ops.get(1)) {
@@ -536,7 +536,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// A debug name hint for an id: its OpName, else `_<id>`.
-    pub fn hint(&self, id: impl Into<u32>) -> String {
+    pub fn hint(&self, id: impl Into<SpvId>) -> String {
         let id = id.into();
         match self.names.get(&id) {
             Some(n) if !n.is_empty() => n.clone(),
@@ -545,7 +545,7 @@ impl<'a> Ctx<'a> {
                 let mut s = String::with_capacity(11);
                 s.push('_');
                 // Writing to a String cannot fail.
-                let _ = crate::llvm::print::num(&mut s, u64::from(id));
+                let _ = crate::llvm::print::num(&mut s, u64::from(id.0));
                 s
             }
         }
@@ -579,9 +579,9 @@ impl<'a> Ctx<'a> {
     }
 
     /// A module-level value (constant, global, function address).
-    pub fn global_value(&self, id: u32) -> Option<ValInfo> {
+    pub fn global_value(&self, id: SpvId) -> Option<ValInfo> {
         self.values
-            .get(id as usize)
+            .get(id)
             .copied()
             .flatten()
             .filter(|v| v.func.is_none())
@@ -589,7 +589,7 @@ impl<'a> Ctx<'a> {
 
     /// The integer value of a constant id (scope, semantics, literal-like operands), once
     /// the constant is lowered: `spirv::Constants::int`.
-    pub fn const_int(&self, id: u32) -> Option<u64> {
+    pub fn const_int(&self, id: SpvId) -> Option<u64> {
         match self.global_value(id)?.v {
             Value::Const(_) => self.spv.consts().int(id),
             _ => None,
@@ -600,14 +600,14 @@ impl<'a> Ctx<'a> {
     /// translation: it is a specialization constant that no value was set for, or is
     /// computed from one (`OpSpecConstantComposite`, `OpSpecConstantOp`), so its default
     /// is only a guess.
-    pub fn follows_spec_default(&self, id: u32) -> bool {
-        self.spec_deps.get(id as usize).is_some_and(|d| d.default)
+    pub fn follows_spec_default(&self, id: SpvId) -> bool {
+        self.spec_deps.get(id).is_some_and(|d| d.default)
     }
 
     /// Whether a constant id is, or is computed from, a specialization constant whose value
     /// was set ([`Options::spec_constant`]).
-    pub fn spec_is_set(&self, id: u32) -> bool {
-        self.spec_deps.get(id as usize).is_some_and(|d| d.set)
+    pub fn spec_is_set(&self, id: SpvId) -> bool {
+        self.spec_deps.get(id).is_some_and(|d| d.set)
     }
 
     /// An integer constant of an LLVM integer type.
@@ -637,10 +637,15 @@ impl<'a> Ctx<'a> {
     }
 
     /// Records a module-level value.
-    pub fn set_global_value(&mut self, id: u32, v: Value, spv_ty: SpvTypeId) -> Result<(), Error> {
-        let slot = self.values.get_mut(id as usize).ok_or_else(|| {
+    pub fn set_global_value(
+        &mut self,
+        id: SpvId,
+        v: Value,
+        spv_ty: SpvTypeId,
+    ) -> Result<(), Error> {
+        let slot = self.values.get_mut(id).ok_or_else(|| {
             Error::new(ErrorKind::IdOutOfBound {
-                id,
+                id: id.0,
                 bound: self.spv.header.bound,
             })
         })?;
@@ -653,7 +658,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The result type of a module-level instruction defining `id`.
-    pub fn spv_globals_type(&self, id: u32) -> Result<SpvTypeId, Error> {
+    pub fn spv_globals_type(&self, id: SpvId) -> Result<SpvTypeId, Error> {
         self.spv
             .globals
             .iter()
@@ -676,12 +681,12 @@ fn convergent_functions(
     header: spirv::Header,
 ) -> spirv::IdTable<bool> {
     let mut conv = header.id_table(false);
-    let mut callers: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut callers: HashMap<SpvId, Vec<SpvId>> = HashMap::new();
     let mut work = Vec::new();
     for (i, f) in functions.iter().enumerate() {
         let id = f.id();
         if facts.convergent_op.get(i).copied().unwrap_or(false)
-            && let Some(slot) = conv.get_mut(id as usize)
+            && let Some(slot) = conv.get_mut(id)
             && !*slot
         {
             *slot = true;
@@ -693,7 +698,7 @@ fn convergent_functions(
     }
     while let Some(f) = work.pop() {
         for &caller in callers.get(&f).map_or(&[][..], |v| v.as_slice()) {
-            if let Some(slot) = conv.get_mut(caller as usize)
+            if let Some(slot) = conv.get_mut(caller)
                 && !*slot
             {
                 *slot = true;
@@ -731,7 +736,7 @@ fn spec_dependencies(spv: &spirv::Module, set: &crate::spec::Resolved) -> spirv:
                     .operands
                     .iter()
                     .filter_map(|o| match o {
-                        Operand::IdRef(x) => out.get(*x as usize),
+                        Operand::IdRef(x) => out.get(SpvId(*x)),
                         _ => None,
                     })
                     .fold(SpecDeps::default(), |a, b| SpecDeps {
@@ -743,7 +748,7 @@ fn spec_dependencies(spv: &spirv::Module, set: &crate::spec::Resolved) -> spirv:
             }
             _ => continue,
         };
-        if let Some(slot) = out.get_mut(id as usize) {
+        if let Some(slot) = out.get_mut(id) {
             *slot = deps;
         }
     }

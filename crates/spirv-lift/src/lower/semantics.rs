@@ -7,6 +7,7 @@ use super::func::FnCtx;
 use crate::Target;
 use crate::llvm::{Ordering, SyncScope};
 use crate::spirv::Inst;
+use crate::spirv::SpvId;
 use ::spirv::{MemorySemantics, Scope};
 
 /// The LLVM ordering for memory semantics.
@@ -47,7 +48,7 @@ impl FnCtx<'_, '_> {
     /// Reads a scope operand; a non-constant one, or a specialization constant left at its
     /// default (which may change after translation), widens to system scope. A
     /// specialization constant whose value was set is a known scope.
-    pub(super) fn scope_operand(&mut self, inst: &Inst, id: u32) -> (u32, bool) {
+    pub(super) fn scope_operand(&mut self, inst: &Inst, id: SpvId) -> (u32, bool) {
         if self.cx.follows_spec_default(id) {
             self.cx.warn(
                 inst,
@@ -70,7 +71,7 @@ impl FnCtx<'_, '_> {
     /// Reads a semantics operand; a non-constant one widens to `SequentiallyConsistent`
     /// over all storage classes, a specialization constant left at its default to
     /// `SequentiallyConsistent`. A specialization constant whose value was set is known.
-    pub(super) fn semantics_operand(&mut self, inst: &Inst, id: u32) -> u32 {
+    pub(super) fn semantics_operand(&mut self, inst: &Inst, id: SpvId) -> u32 {
         if self.cx.follows_spec_default(id) {
             self.cx.warn(
                 inst,

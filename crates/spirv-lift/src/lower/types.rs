@@ -11,6 +11,7 @@ use super::Ctx;
 use crate::Target;
 use crate::error::Error;
 use crate::llvm::{Type, TypeId};
+use crate::spirv::SpvId;
 use crate::spirv::{Inst, Op, Types};
 use ::spirv::StorageClass;
 
@@ -221,7 +222,7 @@ pub fn sync_as_name(t: &crate::mmra::Tag, triple: &str) -> Option<&'static str> 
 
 impl Ctx<'_> {
     /// The value of the constant `id` giving an array's length.
-    fn array_length(&mut self, inst: &Inst, id: u32) -> Result<u64, Error> {
+    fn array_length(&mut self, inst: &Inst, id: SpvId) -> Result<u64, Error> {
         if self.follows_spec_default(id) {
             self.warn(
                 inst,
@@ -360,7 +361,7 @@ impl Ctx<'_> {
                 .m
                 .ty(Type::Target((*name).into(), Vec::new(), Vec::new())),
         };
-        let id = SpvTypeId(inst.rid()?);
+        let id = inst.rid()?.as_type();
         if !self.types.set(&spv.types, id, TypeInfo { llvm, len }) {
             return Err(inst.err("id out of bound"));
         }

@@ -2,14 +2,14 @@
 //! in module order, the entry first) with the analyses computed once from it
 //! ([`FunctionAnalyses`]), and the merge information of its structured headers.
 
-use super::{Function, Inst, Op, Operand};
+use super::{Function, Inst, Op, Operand, SpvId};
 use crate::analysis::{Cfg, FunctionAnalyses, MergeInfo, Node};
 use crate::error::Error;
 use foldhash::{HashMap, HashMapExt};
 
 /// The successor label ids of a terminator, with multiplicity (merge and continue
 /// targets are not edges).
-pub(crate) fn successors(term: &Inst) -> Result<Vec<u32>, Error> {
+pub(crate) fn successors(term: &Inst) -> Result<Vec<SpvId>, Error> {
     Ok(match term.op {
         Op::Branch => vec![term.id(0)?],
         Op::BranchConditional => vec![term.id(1)?, term.id(2)?],
@@ -17,7 +17,7 @@ pub(crate) fn successors(term: &Inst) -> Result<Vec<u32>, Error> {
             let mut s = vec![term.id(1)?];
             for o in &term.operands[2..] {
                 if let Operand::IdRef(l) = o {
-                    s.push(*l);
+                    s.push(SpvId(*l));
                 }
             }
             s
@@ -27,7 +27,7 @@ pub(crate) fn successors(term: &Inst) -> Result<Vec<u32>, Error> {
 }
 
 /// Each block's label id → its number (module order).
-pub(crate) fn block_numbers(func: &Function) -> HashMap<u32, u32> {
+pub(crate) fn block_numbers(func: &Function) -> HashMap<SpvId, u32> {
     let mut index = HashMap::with_capacity(func.blocks.len());
     for (i, b) in func.blocks.iter().enumerate() {
         index.insert(b.id(), i as u32);
@@ -64,7 +64,7 @@ pub(crate) fn analyses(func: &Function) -> Result<FunctionAnalyses, Error> {
 /// with a switch's case targets), for structured constructs.
 pub(crate) fn merge_infos(func: &Function) -> Vec<MergeInfo> {
     let index = block_numbers(func);
-    let block_of = |label: u32| index.get(&label).map(|i| Node(*i));
+    let block_of = |label: SpvId| index.get(&label).map(|i| Node(*i));
     let mut infos = Vec::new();
     for (i, b) in func.blocks.iter().enumerate() {
         let header = Node(i as u32);

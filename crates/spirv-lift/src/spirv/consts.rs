@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use foldhash::HashMap;
 
 use super::types::{SpvTy, SpvTypeId, Types};
-use super::{Inst, Op, Operand, limits};
+use super::{Inst, Op, Operand, SpvId, limits};
 use crate::error::Error;
 
 /// The value of a module-level constant.
@@ -38,7 +38,7 @@ pub(crate) enum ConstValue {
     Poison,
     /// The value of the constant with this id (what `OpSelect` picks, what
     /// `OpCompositeExtract` finds, a constituent of a declared composite).
-    Same(u32),
+    Same(SpvId),
     /// A composite declared by `OpConstantComposite`, `OpSpecConstantComposite` or
     /// `OpConstantCompositeReplicateEXT`: its constituents are that instruction's
     /// operands. The number is the instruction's position among the module-level
@@ -65,9 +65,9 @@ pub(crate) struct Folded {
 pub(crate) struct Constants {
     /// (id, position among the module-level instructions) of every constant and
     /// module-level variable, sorted by id.
-    index: Vec<(u32, u32)>,
+    index: Vec<(SpvId, u32)>,
     /// The value, or the error folding gave, of each `OpSpecConstantOp` folded so far.
-    folded: HashMap<u32, Result<ConstValue, Box<Error>>>,
+    folded: HashMap<SpvId, Result<ConstValue, Box<Error>>>,
 }
 
 impl Constants {
@@ -75,7 +75,7 @@ impl Constants {
     /// instructions, in order). Their values are read on demand, but for
     /// `OpSpecConstantOp`, which [`Constants::fold`] computes.
     pub(crate) fn read(globals: &[Inst]) -> Constants {
-        let mut index: Vec<(u32, u32)> = globals
+        let mut index: Vec<(SpvId, u32)> = globals
             .iter()
             .enumerate()
             .filter(|(_, inst)| is_value(inst.op) && inst.result_type.is_some())
@@ -114,7 +114,7 @@ impl Constants {
     }
 
     /// The position of constant `id` among the module-level instructions.
-    fn at(&self, id: u32) -> Option<u32> {
+    fn at(&self, id: SpvId) -> Option<u32> {
         let i = self.index.binary_search_by_key(&id, |&(i, _)| i).ok()?;
         self.index.get(i).map(|&(_, at)| at)
     }
@@ -160,7 +160,7 @@ impl<'m> ConstView<'m> {
     /// The value of constant `id` and its position, or the error computing it gave;
     /// `None` for an id that is no constant or variable, or an `OpSpecConstantOp` not
     /// folded yet.
-    fn value(&self, id: u32) -> Option<(Result<Cow<'m, ConstValue>, Error>, u32)> {
+    fn value(&self, id: SpvId) -> Option<(Result<Cow<'m, ConstValue>, Error>, u32)> {
         let at = self.c.at(id)?;
         let inst = self.globals.get(at as usize)?;
         let ty = inst.result_type?;
@@ -200,7 +200,7 @@ impl<'m> ConstView<'m> {
 
     /// The integer value of constant `id` (scopes, semantics, indices, array lengths): an
     /// integer or boolean constant's, 0 for a null that is not a float, `None` otherwise.
-    pub(crate) fn int(&self, id: u32) -> Option<u64> {
+    pub(crate) fn int(&self, id: SpvId) -> Option<u64> {
         match self.resolve(id)?.0.as_ref() {
             ConstValue::Int(v) => Some(*v),
             ConstValue::Null => Some(0),
@@ -210,7 +210,7 @@ impl<'m> ConstView<'m> {
 
     /// The integer value of element `i` of the composite constant `id`, as
     /// [`ConstView::int`] reads a scalar.
-    pub(crate) fn element_int(&self, id: u32, i: usize) -> Option<u64> {
+    pub(crate) fn element_int(&self, id: SpvId, i: usize) -> Option<u64> {
         match self.resolve(id)?.0.as_ref() {
             ConstValue::Declared(at) => {
                 let decl = self.globals.get(*at as usize)?;
@@ -234,7 +234,7 @@ impl<'m> ConstView<'m> {
     /// holds it. A `Same` names a constant declared before the one holding it (see
     /// `Fold::elements`), so the walk ends; it is bounded by the table's size all the
     /// same.
-    fn resolve(&self, mut id: u32) -> Option<(Cow<'m, ConstValue>, u32)> {
+    fn resolve(&self, mut id: SpvId) -> Option<(Cow<'m, ConstValue>, u32)> {
         for _ in 0..=self.c.index.len() {
             let (v, at) = self.value(id)?;
             let v = v.ok()?;
@@ -276,10 +276,12 @@ impl Fold<'_> {
         };
         let op = *op;
         // The operation's ids, then (composite operations) its literal indices.
-        let ids: Vec<u32> = inst.operands[1..]
+        let ids: Vec<SpvId> = inst.operands[1..]
             .iter()
             .filter_map(|o| match o {
-                Operand::IdRef(i) | Operand::IdScope(i) | Operand::IdMemorySemantics(i) => Some(*i),
+                Operand::IdRef(i) | Operand::IdScope(i) | Operand::IdMemorySemantics(i) => {
+                    Some(SpvId(*i))
+                }
                 _ => None,
             })
             .collect();
@@ -344,12 +346,12 @@ impl Fold<'_> {
     }
 
     /// The value of `id` if it is declared before this instruction.
-    fn before(&self, id: u32) -> Option<(Result<Cow<'_, ConstValue>, Error>, u32)> {
+    fn before(&self, id: SpvId) -> Option<(Result<Cow<'_, ConstValue>, Error>, u32)> {
         self.c.value(id).filter(|&(_, at)| at < self.at)
     }
 
     /// `id` as an operand that must be a constant declared before.
-    fn constant(&self, id: u32) -> Result<ConstValue, Error> {
+    fn constant(&self, id: SpvId) -> Result<ConstValue, Error> {
         match self.before(id) {
             Some((Ok(v), _)) if *v != ConstValue::Variable => Ok(ConstValue::Same(id)),
             _ => Err(self.inst.err(format!("%{id} is not a constant"))),
@@ -358,7 +360,7 @@ impl Fold<'_> {
 
     /// A scalar operand: its integer value and its type's width (a vector's lane width;
     /// 0 for a type that is not a number).
-    fn scalar(&self, id: u32) -> Result<(u64, u32), Error> {
+    fn scalar(&self, id: SpvId) -> Result<(u64, u32), Error> {
         let inst = self.inst;
         let (value, at) = self
             .before(id)
@@ -402,7 +404,7 @@ impl Fold<'_> {
                 // refuses it otherwise): a `Same` never names a later constant, so no chain
                 // of them is a cycle.
                 let before =
-                    |id: &u32| self.c.value(*id).is_some_and(|(v, a)| a < *at && v.is_ok());
+                    |id: &SpvId| self.c.value(*id).is_some_and(|(v, a)| a < *at && v.is_ok());
                 if !ids.iter().all(before) {
                     return None;
                 }
@@ -434,7 +436,10 @@ impl Fold<'_> {
     }
 
     /// The elements of the constant composite `id`, for a lane-by-lane operation.
-    fn composite_elements(&self, id: Option<&u32>) -> Result<(Vec<ConstValue>, SpvTypeId), Error> {
+    fn composite_elements(
+        &self,
+        id: Option<&SpvId>,
+    ) -> Result<(Vec<ConstValue>, SpvTypeId), Error> {
         let inst = self.inst;
         let v = self.constant(*id.ok_or_else(|| inst.err("missing operand"))?)?;
         self.elements(&v).ok_or_else(|| {
@@ -464,7 +469,7 @@ impl Fold<'_> {
     fn componentwise(
         &self,
         op: Op,
-        ids: &[u32],
+        ids: &[SpvId],
         rty: SpvTypeId,
         elem: SpvTypeId,
     ) -> Result<ConstValue, Error> {
@@ -503,7 +508,7 @@ impl Fold<'_> {
     }
 
     /// `OpCompositeExtract` of the constant `id` at the path `lits`.
-    fn extract(&self, id: u32, lits: &[u32]) -> Result<ConstValue, Error> {
+    fn extract(&self, id: SpvId, lits: &[u32]) -> Result<ConstValue, Error> {
         let inst = self.inst;
         let mut c = self.constant(id)?;
         for &l in lits {
@@ -529,7 +534,7 @@ impl Fold<'_> {
     }
 
     /// `OpVectorShuffle` of the constants `ids[0]` and `ids[1]` into type `rty`.
-    fn shuffle(&self, ids: &[u32], lits: &[u32], rty: SpvTypeId) -> Result<ConstValue, Error> {
+    fn shuffle(&self, ids: &[SpvId], lits: &[u32], rty: SpvTypeId) -> Result<ConstValue, Error> {
         let inst = self.inst;
         let (first, _) = self.composite_elements(ids.first())?;
         let (second, _) = self.composite_elements(ids.get(1))?;
@@ -586,7 +591,7 @@ impl Fold<'_> {
     }
 
     /// `OpFConvert` of the constant `id` to type `rty`.
-    fn fconvert(&self, id: u32, rty: SpvTypeId) -> Result<ConstValue, Error> {
+    fn fconvert(&self, id: SpvId, rty: SpvTypeId) -> Result<ConstValue, Error> {
         let inst = self.inst;
         let src = self.constant(id)?;
         let (v, ty) = self.resolve(&src, None);

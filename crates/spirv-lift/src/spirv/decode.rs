@@ -10,7 +10,7 @@
 //! [`decode_reference`] is that whole-module parse; a test and a fuzz target check that
 //! both agree (`spirv::decode_instructions`).
 
-use super::{Header, IdTable, Inst, Location, Op, Operand, op_name_of};
+use super::{Header, IdTable, Inst, Location, Op, Operand, SpvId, op_name_of};
 use crate::error::{Error, ErrorKind};
 use rspirv::grammar::{Instruction as Grammar, OperandKind as K, OperandQuantifier as Q};
 use std::sync::OnceLock;
@@ -46,13 +46,13 @@ impl Widths {
         }
     }
     fn get(&self, id: u32) -> Width {
-        match self.dense.get(id as usize) {
+        match self.dense.get(SpvId(id)) {
             Some(w) => *w,
             None => self.sparse.get(&id).copied().unwrap_or(Width::Unknown),
         }
     }
     fn set(&mut self, id: u32, w: Width) {
-        match self.dense.get_mut(id as usize) {
+        match self.dense.get_mut(SpvId(id)) {
             Some(slot) => *slot = w,
             None => {
                 self.sparse.insert(id, w);
@@ -85,7 +85,7 @@ impl Widths {
                 _ => return,
             },
         };
-        self.set(rid, width);
+        self.set(rid.0, width);
     }
 }
 
@@ -462,7 +462,7 @@ fn fast(
         op: g.opcode,
         word: word as u32,
         result_type: result_type.map(super::SpvTypeId),
-        result_id,
+        result_id: result_id.map(SpvId),
         operands,
     })
 }

@@ -3,7 +3,7 @@
 //! import is ([`ModuleFacts`]); per function, its calls, the module-level variables it
 //! uses, whether it holds a convergent operation and its CFG analyses ([`Facts`]).
 
-use super::{Inst, Op, Operand};
+use super::{Inst, Op, Operand, SpvId};
 use crate::analysis::FunctionAnalyses;
 
 /// What an extended-instruction-set import refers to (by its name, classified once).
@@ -108,7 +108,7 @@ pub(crate) struct ModuleFacts {
     /// The module uses the OpenCL memory model.
     pub opencl_memory_model: bool,
     /// The extended-instruction imports, (result id, kind), sorted by id.
-    pub ext_sets: Vec<(u32, ExtSet)>,
+    pub ext_sets: Vec<(SpvId, ExtSet)>,
 }
 
 impl ModuleFacts {
@@ -151,7 +151,7 @@ impl ModuleFacts {
     }
 
     /// The kind of the extended-instruction import `id`, if it is one.
-    pub(crate) fn ext_set(&self, id: u32) -> Option<ExtSet> {
+    pub(crate) fn ext_set(&self, id: SpvId) -> Option<ExtSet> {
         self.ext_sets
             .binary_search_by_key(&id, |(i, _)| *i)
             .ok()
@@ -160,7 +160,7 @@ impl ModuleFacts {
     }
 
     /// The imports of one kind.
-    pub(crate) fn ext_sets_of(&self, kind: ExtSet) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn ext_sets_of(&self, kind: ExtSet) -> impl Iterator<Item = SpvId> + '_ {
         self.ext_sets
             .iter()
             .filter(move |(_, k)| *k == kind)
@@ -173,9 +173,9 @@ impl ModuleFacts {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Facts {
     /// Per function (module order): the ids its `OpFunctionCall`s call, in order.
-    pub calls: Vec<Vec<u32>>,
+    pub calls: Vec<Vec<SpvId>>,
     /// Per function: the module-level variables its body uses (sorted, no repeats).
-    pub global_vars: Vec<Vec<u32>>,
+    pub global_vars: Vec<Vec<SpvId>>,
     /// Per function: whether its body has an instruction `is_convergent` says is one.
     pub convergent_op: Vec<bool>,
     /// Per function with a body of [`KEEP_ANALYSES`] blocks or more: its CFG analyses,

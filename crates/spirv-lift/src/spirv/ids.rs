@@ -12,6 +12,46 @@
 
 use foldhash::HashMap;
 
+use super::SpvTypeId;
+
+/// The result id of a SPIR-V instruction, or an id operand naming one: a value, a
+/// block's label, a function, a variable, an extended-instruction set. Type ids have
+/// their own type, [`SpvTypeId`]; every type id is also an id (`From`), not the other
+/// way round (an id becomes a type id only where the grammar says it names a type).
+/// Printed as its number.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SpvId(pub u32);
+
+impl SpvId {
+    /// The id as an index into per-id tables.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// This id as the id of a type, where the grammar says it names one.
+    pub fn as_type(self) -> SpvTypeId {
+        SpvTypeId(self.0)
+    }
+}
+
+impl From<SpvId> for u32 {
+    fn from(id: SpvId) -> u32 {
+        id.0
+    }
+}
+
+impl From<SpvTypeId> for SpvId {
+    fn from(t: SpvTypeId) -> SpvId {
+        SpvId(t.0)
+    }
+}
+
+impl std::fmt::Display for SpvId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
 /// Dense tables are used when the bound is at most a third of the module's words plus
 /// this many ids (every module of compiler output is far below it; see the module docs).
 const DENSE_SLACK: usize = 4096;
@@ -54,7 +94,8 @@ impl<T: Clone> IdTable<T> {
     }
 
     /// The entry of `id`, `None` when `id` is not below the bound.
-    pub(crate) fn get(&self, id: usize) -> Option<&T> {
+    pub(crate) fn get(&self, id: impl Into<SpvId>) -> Option<&T> {
+        let id = id.into().index();
         match &self.repr {
             Repr::Dense(v) => v.get(id),
             Repr::Sparse(m) if id < self.bound => Some(m.get(&(id as u32)).unwrap_or(&self.empty)),
@@ -63,7 +104,8 @@ impl<T: Clone> IdTable<T> {
     }
 
     /// The entry of `id` to change, `None` when `id` is not below the bound.
-    pub(crate) fn get_mut(&mut self, id: usize) -> Option<&mut T> {
+    pub(crate) fn get_mut(&mut self, id: impl Into<SpvId>) -> Option<&mut T> {
+        let id = id.into().index();
         match &mut self.repr {
             Repr::Dense(v) => v.get_mut(id),
             Repr::Sparse(m) if id < self.bound => {
@@ -82,15 +124,15 @@ mod tests {
     fn dense_and_sparse_tables_answer_alike() {
         for dense in [true, false] {
             let mut t = IdTable::new(10, dense, 0u8);
-            assert_eq!(t.get(3), Some(&0));
-            assert_eq!(t.get(10), None, "dense={dense}");
-            assert!(t.get_mut(10).is_none());
-            *t.get_mut(3).unwrap() = 7;
-            *t.get_mut(9).unwrap() = 9;
-            assert_eq!(t.get(3), Some(&7));
-            assert_eq!(t.get(9), Some(&9));
-            assert_eq!(t.get(4), Some(&0));
-            assert_eq!(t.get(u32::MAX as usize), None);
+            assert_eq!(t.get(SpvId(3)), Some(&0));
+            assert_eq!(t.get(SpvId(10)), None, "dense={dense}");
+            assert!(t.get_mut(SpvId(10)).is_none());
+            *t.get_mut(SpvId(3)).unwrap() = 7;
+            *t.get_mut(SpvId(9)).unwrap() = 9;
+            assert_eq!(t.get(SpvId(3)), Some(&7));
+            assert_eq!(t.get(SpvId(9)), Some(&9));
+            assert_eq!(t.get(SpvId(4)), Some(&0));
+            assert_eq!(t.get(SpvId(u32::MAX)), None);
         }
     }
 

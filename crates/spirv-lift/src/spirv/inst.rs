@@ -4,7 +4,7 @@ use crate::error::{Error, ErrorKind, Location};
 pub use rspirv::dr::Operand;
 use spirv::Op;
 
-use super::SpvTypeId;
+use super::{SpvId, SpvTypeId};
 
 /// A decoded instruction and where it sits in the module.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,7 +16,7 @@ pub struct Inst {
     /// Result type id.
     pub result_type: Option<SpvTypeId>,
     /// Result id.
-    pub result_id: Option<u32>,
+    pub result_id: Option<SpvId>,
     /// Operands after the result type and id.
     pub operands: Vec<Operand>,
 }
@@ -27,7 +27,7 @@ impl Inst {
             op: inst.class.opcode,
             word: word as u32,
             result_type: inst.result_type.map(SpvTypeId),
-            result_id: inst.result_id,
+            result_id: inst.result_id.map(SpvId),
             operands: inst.operands,
         }
     }
@@ -42,7 +42,7 @@ impl Inst {
         Location {
             word: Some(self.word as usize),
             opcode: Some(self.opname()),
-            result_id: self.result_id,
+            result_id: self.result_id.map(u32::from),
         }
     }
 
@@ -67,7 +67,7 @@ impl Inst {
     }
 
     /// The result id (error if missing).
-    pub fn rid(&self) -> Result<u32, Error> {
+    pub fn rid(&self) -> Result<SpvId, Error> {
         self.result_id.ok_or_else(|| self.err("missing result id"))
     }
 
@@ -85,16 +85,27 @@ impl Inst {
     }
 
     /// Operand `i` as an id (`IdRef`, `IdScope` or `IdMemorySemantics`).
-    pub fn id(&self, i: usize) -> Result<u32, Error> {
+    pub fn id(&self, i: usize) -> Result<SpvId, Error> {
         match self.operand(i)? {
-            Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => Ok(*id),
+            Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
+                Ok(SpvId(*id))
+            }
             other => Err(self.err(format!("operand {i} is {other:?}, expected an id"))),
+        }
+    }
+
+    /// Operand `i` if it is present and an id (an optional id operand, as an
+    /// `OpVariable`'s initializer).
+    pub fn optional_id(&self, i: usize) -> Option<SpvId> {
+        match self.operands.get(i)? {
+            Operand::IdRef(id) => Some(SpvId(*id)),
+            _ => None,
         }
     }
 
     /// Operand `i` as the id of a type (an `IdRef` the grammar says names a type).
     pub fn type_id(&self, i: usize) -> Result<SpvTypeId, Error> {
-        self.id(i).map(SpvTypeId)
+        self.id(i).map(SpvId::as_type)
     }
 
     /// Operand `i` as a 32-bit literal.
@@ -124,7 +135,7 @@ impl Inst {
     }
 
     /// All id operands from index `from` on (error on a non-id).
-    pub fn ids_from(&self, from: usize) -> Result<Vec<u32>, Error> {
+    pub fn ids_from(&self, from: usize) -> Result<Vec<SpvId>, Error> {
         (from..self.operands.len()).map(|i| self.id(i)).collect()
     }
 
@@ -136,13 +147,13 @@ impl Inst {
     }
 
     /// The ids this instruction uses: result type and id-valued operands.
-    pub fn used_ids(&self) -> impl Iterator<Item = u32> + '_ {
+    pub fn used_ids(&self) -> impl Iterator<Item = SpvId> + '_ {
         self.result_type
-            .map(|t| t.0)
+            .map(SpvId::from)
             .into_iter()
             .chain(self.operands.iter().filter_map(|o| match o {
                 Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
-                    Some(*id)
+                    Some(SpvId(*id))
                 }
                 _ => None,
             }))

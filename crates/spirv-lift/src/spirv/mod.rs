@@ -26,7 +26,7 @@ pub(crate) use consts::Folded;
 pub(crate) use consts::{ConstValue, ConstView, Constants, f64_to_half_bits, is_constant_op};
 pub use facts::ExtSet;
 pub(crate) use facts::{Facts, KEEP_ANALYSES, ModuleFacts};
-pub(crate) use ids::IdTable;
+pub(crate) use ids::{IdTable, SpvId};
 pub use inst::{Inst, Operand};
 pub(crate) use types::Types;
 pub use types::{SpvTy, SpvTypeId};
@@ -71,8 +71,8 @@ pub struct BasicBlock {
 
 impl BasicBlock {
     /// The block's label id.
-    pub fn id(&self) -> u32 {
-        self.label.result_id.unwrap_or(0)
+    pub fn id(&self) -> SpvId {
+        self.label.result_id.unwrap_or_default()
     }
     /// The terminator (the structure pass guarantees there is one).
     pub fn terminator(&self) -> Option<&Inst> {
@@ -109,8 +109,8 @@ pub struct Function {
 
 impl Function {
     /// The function's result id.
-    pub fn id(&self) -> u32 {
-        self.def.result_id.unwrap_or(0)
+    pub fn id(&self) -> SpvId {
+        self.def.result_id.unwrap_or_default()
     }
 
     /// How many instructions of the kept body have a result id (to size per-value tables).
@@ -133,7 +133,7 @@ pub(crate) struct Bodies {
     /// Literal widths of every id (as the first decoding left them).
     widths: decode::Widths,
     /// The `OpenCL.std` imports (whose instructions' literals are fixed up).
-    opencl_sets: Vec<u32>,
+    opencl_sets: Vec<SpvId>,
 }
 
 /// A decoded module, sorted into its logical sections.
@@ -257,7 +257,7 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     module.module_facts = ModuleFacts::read(&module.preamble);
     module.types = Types::read(header, &module.globals);
     module.constants = Constants::read(&module.globals);
-    let sets: Vec<u32> = module.module_facts.ext_sets_of(ExtSet::OpenCl).collect();
+    let sets: Vec<SpvId> = module.module_facts.ext_sets_of(ExtSet::OpenCl).collect();
     if streaming {
         module.bodies = Some(Bodies {
             offsets: offsets.iter().map(|&o| o as u32).collect(),
@@ -704,14 +704,15 @@ impl Sections {
             && let Some(id) = inst.result_id
         {
             let bound = self.module.header.bound;
-            match self.module.def_op.get_mut(id as usize).filter(|_| id != 0) {
+            match self.module.def_op.get_mut(id).filter(|_| id != SpvId(0)) {
                 None => {
+                    let id = id.0;
                     let e = Error::at(ErrorKind::IdOutOfBound { id, bound }, inst.location());
                     self.define_error = Some(e);
                 }
                 Some(Some(_)) => {
                     self.define_error =
-                        Some(Error::at(ErrorKind::RedefinedId(id), inst.location()));
+                        Some(Error::at(ErrorKind::RedefinedId(id.0), inst.location()));
                 }
                 Some(slot) => *slot = Some(inst.op),
             }
@@ -869,7 +870,7 @@ fn is_preamble(op: Op) -> bool {
 /// rspirv decodes every operand of an extended instruction as an id; the grammar of
 /// `OpenCL.std` (e.g. `vloadn`'s component count, `vstore_half_r`'s rounding mode) says
 /// which are literals. Rewrites those operands so later passes see them as literals.
-fn fix_ext_inst_literals(opencl_sets: &[u32], f: &mut Function) {
+fn fix_ext_inst_literals(opencl_sets: &[SpvId], f: &mut Function) {
     use rspirv::grammar::OperandKind;
     if opencl_sets.is_empty() {
         return;
@@ -883,7 +884,7 @@ fn fix_ext_inst_literals(opencl_sets: &[u32], f: &mut Function) {
         else {
             continue;
         };
-        if !opencl_sets.contains(set) {
+        if !opencl_sets.contains(&SpvId(*set)) {
             continue;
         }
         let Some(grammar) = rspirv::grammar::OPENCL_STD_100_INSTRUCTION_TABLE.lookup_opcode(*num)

@@ -11,7 +11,7 @@
 //! A new opcode goes into exactly one arm of [`class`] (a second arm is an unreachable-
 //! pattern warning, which the build refuses), then into the handler of its class.
 
-use super::{Inst, Op};
+use super::{Inst, Op, SpvId};
 use crate::error::Error;
 
 /// The class of an instruction in a function body: which handler lowers it.
@@ -76,17 +76,17 @@ pub(crate) enum Atomic {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct AtomicOperands {
     /// `Pointer`.
-    pub pointer: u32,
+    pub pointer: SpvId,
     /// `Memory` (scope).
-    pub scope: u32,
+    pub scope: SpvId,
     /// `Semantics` (`Equal` for a compare-exchange).
-    pub semantics: u32,
+    pub semantics: SpvId,
     /// `Unequal` (compare-exchange only).
-    pub unequal: Option<u32>,
+    pub unequal: Option<SpvId>,
     /// `Value` (stores, exchanges, compare-exchanges, the arithmetic read-modify-writes).
-    pub value: Option<u32>,
+    pub value: Option<SpvId>,
     /// `Comparator` (compare-exchange only).
-    pub comparator: Option<u32>,
+    pub comparator: Option<SpvId>,
 }
 
 impl AtomicOperands {
@@ -115,7 +115,7 @@ impl AtomicOperands {
     }
 
     /// The value operands (`Value`, then `Comparator`), which have the pointee's type.
-    pub(crate) fn values(&self) -> impl Iterator<Item = u32> {
+    pub(crate) fn values(&self) -> impl Iterator<Item = SpvId> {
         self.value.into_iter().chain(self.comparator)
     }
 }
@@ -125,11 +125,11 @@ impl AtomicOperands {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct BarrierOperands {
     /// `Execution` scope (`OpControlBarrier` only).
-    pub execution: Option<u32>,
+    pub execution: Option<SpvId>,
     /// `Memory` scope.
-    pub memory: u32,
+    pub memory: SpvId,
     /// `Semantics`.
-    pub semantics: u32,
+    pub semantics: SpvId,
 }
 
 impl BarrierOperands {

@@ -8,7 +8,7 @@
 //! before use, vector sizes, nesting and size limits) is `check/limits.rs`'s to say; this
 //! table takes them as written, so it can be built before any check runs.
 
-use super::{Header, IdTable, Inst, Op, Operand};
+use super::{Header, IdTable, Inst, Op, Operand, SpvId};
 use crate::error::Error;
 use ::spirv::StorageClass;
 
@@ -57,7 +57,7 @@ pub enum SpvTy {
     Matrix { col: SpvTypeId, n: u32 },
     /// `OpTypeArray`: `length` is the id of the constant giving the length (the lowering
     /// reads its value, which a specialization constant may set).
-    Array { elem: SpvTypeId, length: u32 },
+    Array { elem: SpvTypeId, length: SpvId },
     /// `OpTypeRuntimeArray`.
     RuntimeArray { elem: SpvTypeId },
     /// `OpTypeStruct`.
@@ -128,7 +128,7 @@ impl Types {
                 }
             } else {
                 match inst.result_id {
-                    Some(id) => SpvTypeId(id),
+                    Some(id) => id.as_type(),
                     None => continue,
                 }
             };
@@ -149,11 +149,11 @@ impl Types {
     }
 
     fn declared(&self, id: SpvTypeId) -> bool {
-        self.slot.get(id.index()).is_some_and(|&s| s != Self::NONE)
+        self.slot.get(id).is_some_and(|&s| s != Self::NONE)
     }
 
     fn set(&mut self, id: SpvTypeId, decl: Decl) {
-        let Some(slot) = self.slot.get_mut(id.index()) else {
+        let Some(slot) = self.slot.get_mut(id) else {
             return;
         };
         if let Some(old) = self.decls.get_mut(*slot as usize) {
@@ -165,7 +165,7 @@ impl Types {
     }
 
     fn decl(&self, id: SpvTypeId) -> Option<&Decl> {
-        let i = *self.slot.get(id.index())?;
+        let i = *self.slot.get(id)?;
         self.decls.get(i as usize)
     }
 
@@ -177,7 +177,7 @@ impl Types {
     /// The index (below [`Types::len`]) of the declaration of type `id`: one per id,
     /// whether its pointer was forward-declared or not.
     pub(crate) fn index(&self, id: SpvTypeId) -> Option<usize> {
-        let i = *self.slot.get(id.index())?;
+        let i = *self.slot.get(id)?;
         (i != Self::NONE).then_some(i as usize)
     }
 
@@ -195,7 +195,7 @@ impl Types {
     /// the error that reading its operands gave. `None` for a declaration this table does
     /// not know.
     pub(crate) fn of(&self, inst: &Inst) -> Option<Result<&SpvTy, Error>> {
-        let d = self.decl(SpvTypeId(inst.result_id?))?;
+        let d = self.decl(inst.result_id?.as_type())?;
         (d.op == inst.op).then(|| d.ty.as_ref().map_err(Clone::clone))
     }
 

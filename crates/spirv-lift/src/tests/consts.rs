@@ -96,9 +96,9 @@ fn vector_operations_fold_lane_by_lane() {
          %y = OpSpecConstantOp %i32 CompositeExtract %ins 1\n",
     );
     let v = values(&m);
-    let ids: Vec<u32> = v.iter().map(|i| i.result_id.expect("an id")).collect();
+    let ids: Vec<crate::spirv::SpvId> = v.iter().map(|i| i.result_id.expect("an id")).collect();
     let two = ids[1];
-    let v2 = crate::spirv::SpvTypeId(m.globals[5].result_id.expect("the vector type"));
+    let v2 = m.globals[5].result_id.expect("the vector type").as_type();
     let folded = |elems| ConstValue::Folded(Box::new(crate::spirv::Folded { ty: v2, elems }));
     // -(-7, 2) = (7, -2).
     assert_eq!(

@@ -46,7 +46,7 @@ fn declarations_are_read_under_their_spirv_names() {
             SpvTy::Matrix { col: T(5), n: 2 },
             SpvTy::Array {
                 elem: T(3),
-                length: 7
+                length: crate::spirv::SpvId(7)
             },
             SpvTy::RuntimeArray { elem: T(2) },
             SpvTy::Struct {

@@ -20,8 +20,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{LocalId, ParamAttr, Type, TypeId, Value};
 use crate::lower::Ctx;
-use crate::spirv::Function;
-use crate::spirv::SpvTypeId;
+use crate::spirv::{Function, SpvId, SpvTypeId};
 use ::spirv::{Decoration, StorageClass};
 use std::collections::{BTreeMap, HashMap};
 
@@ -31,7 +30,7 @@ pub(crate) enum ResourceKey {
     /// A descriptor binding.
     Binding { set: u32, binding: u32 },
     /// A push-constant block, by variable id.
-    PushConstant(u32),
+    PushConstant(SpvId),
 }
 
 /// One resource argument.
@@ -45,7 +44,7 @@ pub(crate) struct Resource {
     /// Name hint of the argument.
     pub hint: String,
     /// The variables it backs: (variable id, SPIR-V pointer type id).
-    pub vars: Vec<(u32, SpvTypeId)>,
+    pub vars: Vec<(SpvId, SpvTypeId)>,
 }
 
 /// The module's resources and which functions need which.
@@ -54,19 +53,19 @@ pub(crate) struct Resources {
     /// In argument order.
     pub list: Vec<Resource>,
     /// SPIR-V function id → indices into `list` of the resources it needs, ascending.
-    pub needs: HashMap<u32, Vec<usize>>,
+    pub needs: HashMap<SpvId, Vec<usize>>,
     /// SPIR-V function id → its resource parameters: (index into `list`, parameter).
-    pub params: HashMap<u32, Vec<(usize, LocalId)>>,
+    pub params: HashMap<SpvId, Vec<(usize, LocalId)>>,
 }
 
 impl Resources {
     /// The resources a (non-entry) function needs.
-    pub fn needs_of(&self, func: u32) -> &[usize] {
+    pub fn needs_of(&self, func: SpvId) -> &[usize] {
         self.needs.get(&func).map_or(&[], |v| v.as_slice())
     }
 
     /// The parameter holding resource `r` in function `func`.
-    pub fn param(&self, func: u32, r: usize) -> Option<LocalId> {
+    pub fn param(&self, func: SpvId, r: usize) -> Option<LocalId> {
         self.params
             .get(&func)?
             .iter()
@@ -77,7 +76,7 @@ impl Resources {
 
 impl Ctx<'_> {
     /// Whether a global variable is a resource under the active profile.
-    pub(crate) fn is_resource(&self, id: u32, sc: StorageClass) -> bool {
+    pub(crate) fn is_resource(&self, id: SpvId, sc: StorageClass) -> bool {
         matches!(
             self.opts.target,
             crate::Target::Amdgcn | crate::Target::Host
@@ -94,7 +93,7 @@ impl Ctx<'_> {
     /// Records a resource variable (instead of creating a global).
     pub(crate) fn add_resource(
         &mut self,
-        id: u32,
+        id: SpvId,
         ptr_ty: SpvTypeId,
         sc: StorageClass,
         addrspace: u32,
@@ -113,7 +112,7 @@ impl Ctx<'_> {
             if r.addrspace != addrspace {
                 return Err(Error::new(ErrorKind::UnsupportedForm(format!(
                     "variables %{} and %{id} share a descriptor binding but not an address space",
-                    r.vars.first().map_or(0, |v| v.0)
+                    r.vars.first().map_or(0, |v| v.0.0)
                 ))));
             }
             r.vars.push((id, ptr_ty));
@@ -136,15 +135,15 @@ impl Ctx<'_> {
             return;
         }
         self.resources.list.sort_by_key(|r| r.key);
-        let slot_of: BTreeMap<u32, usize> = self
+        let slot_of: BTreeMap<SpvId, usize> = self
             .resources
             .list
             .iter()
             .enumerate()
             .flat_map(|(i, r)| r.vars.iter().map(move |(v, _)| (*v, i)))
             .collect();
-        let mut needs: HashMap<u32, std::collections::BTreeSet<usize>> = HashMap::new();
-        let mut callers: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut needs: HashMap<SpvId, std::collections::BTreeSet<usize>> = HashMap::new();
+        let mut callers: HashMap<SpvId, Vec<SpvId>> = HashMap::new();
         for (i, f) in functions.iter().enumerate() {
             let fid = f.id();
             let set = needs.entry(fid).or_default();
@@ -154,7 +153,7 @@ impl Ctx<'_> {
                 callers.entry(callee).or_default().push(fid);
             }
         }
-        let mut work: Vec<u32> = functions.iter().map(Function::id).collect();
+        let mut work: Vec<SpvId> = functions.iter().map(Function::id).collect();
         while let Some(f) = work.pop() {
             let mine = needs.get(&f).cloned().unwrap_or_default();
             for &caller in callers.get(&f).map_or(&[][..], |v| v.as_slice()) {
@@ -174,13 +173,13 @@ impl Ctx<'_> {
 
     /// Appends resource parameters to a function being declared: every resource with the
     /// kernel ABI's attributes for an `amdgpu_kernel`, else the ones it needs.
-    pub(crate) fn add_resource_params(&mut self, spv_func: u32, f: &mut crate::llvm::Function) {
+    pub(crate) fn add_resource_params(&mut self, spv_func: SpvId, f: &mut crate::llvm::Function) {
         let kernel = f.cc == crate::llvm::CallConv::AmdgpuKernel;
         // On the host an entry point that nothing calls takes every resource, as a
         // kernel does, but as plain pointers (lower/host.rs).
         let host_entry = self.opts.target == crate::Target::Host
             && self.entry_of.contains_key(&spv_func)
-            && !self.called.get(spv_func as usize).copied().unwrap_or(false);
+            && !self.called.get(spv_func).copied().unwrap_or(false);
         let which: Vec<usize> = if kernel || host_entry {
             (0..self.resources.list.len()).collect()
         } else {
@@ -223,7 +222,7 @@ impl Ctx<'_> {
     }
 
     /// The values of the resource variables in function `func`: its parameters.
-    pub(crate) fn resource_values(&self, func: u32) -> Vec<(u32, crate::lower::ValInfo)> {
+    pub(crate) fn resource_values(&self, func: SpvId) -> Vec<(SpvId, crate::lower::ValInfo)> {
         let mut out = Vec::new();
         for &(i, l) in self.resources.params.get(&func).map_or(&[][..], |v| v) {
             for &(var, ptr_ty) in &self.resources.list[i].vars {

@@ -39,7 +39,7 @@ impl FnCtx<'_, '_> {
                 e.or_at(&crate::error::Location {
                     word: None,
                     opcode: Some("Variable"),
-                    result_id: Some(id),
+                    result_id: Some(id.0),
                 })
             })?;
             let hint = format!("{builtin:?}");

@@ -10,7 +10,7 @@ use super::{ExtSet, SpvTy};
 use crate::error::Error;
 use crate::llvm::{BinOp, CastOp, FPred, IPred, InstKind, Type, Value};
 use crate::spirv::Inst;
-use crate::spirv::SpvTypeId;
+use crate::spirv::{SpvId, SpvTypeId};
 use tables::{Expansion, ExtKind, ExtOp, Signedness};
 
 impl FnCtx<'_, '_> {
@@ -152,7 +152,7 @@ impl FnCtx<'_, '_> {
         let mut args = Vec::with_capacity(inst.operands.len());
         for (i, operand) in inst.operands.iter().skip(2).enumerate() {
             let (v, m) = match operand {
-                crate::spirv::Operand::IdRef(id) => self.arg(*id)?,
+                crate::spirv::Operand::IdRef(id) => self.arg(SpvId(*id))?,
                 crate::spirv::Operand::LiteralBit32(x) => self.i32_arg(u64::from(*x)),
                 other => return Err(inst.err(format!("unexpected operand {other:?}"))),
             };
@@ -261,7 +261,7 @@ impl FnCtx<'_, '_> {
         &mut self,
         inst: &Inst,
         e: Expansion,
-        ids: &[u32],
+        ids: &[SpvId],
         a: &[Value],
         t: crate::llvm::TypeId,
     ) -> Result<Value, Error> {
@@ -418,7 +418,7 @@ impl FnCtx<'_, '_> {
         &mut self,
         inst: &Inst,
         e: Expansion,
-        ids: &[u32],
+        ids: &[SpvId],
         a: &[Value],
         t: crate::llvm::TypeId,
     ) -> Result<Value, Error> {

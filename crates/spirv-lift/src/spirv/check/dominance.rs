@@ -11,7 +11,7 @@ use foldhash::{HashMap, HashMapExt, HashSet};
 
 use crate::analysis::{DomTree, FunctionAnalyses, Node};
 use crate::error::Error;
-use crate::spirv::{Function, Inst, Op, Operand};
+use crate::spirv::{Function, Inst, Op, Operand, SpvId};
 
 /// Checks a function body's SSA dominance, returning the CFG analyses it computed for
 /// the passes after it.
@@ -24,7 +24,7 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
         .collect();
     // Where each value of the function is defined: (block, position in the block).
     // (Positions fit in u32: a module has fewer than 2^22 instructions.)
-    let mut defs: HashMap<u32, (u32, u32)> = HashMap::with_capacity(func.result_count());
+    let mut defs: HashMap<SpvId, (u32, u32)> = HashMap::with_capacity(func.result_count());
     for (bi, b) in func.blocks.iter().enumerate() {
         for (k, inst) in b.insts.iter().enumerate() {
             if let Some(id) = inst.result_id {
@@ -78,8 +78,8 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
 /// What a phi's check needs to know about its function.
 struct Phi<'a> {
     block: u32,
-    defs: &'a HashMap<u32, (u32, u32)>,
-    index: &'a HashMap<u32, u32>,
+    defs: &'a HashMap<SpvId, (u32, u32)>,
+    index: &'a HashMap<SpvId, u32>,
     edges: &'a HashSet<(u32, u32)>,
     dom: &'a DomTree,
 }
@@ -88,20 +88,21 @@ impl Phi<'_> {
     /// Each parent is a predecessor, listed with one value, and each incoming value is
     /// defined where it dominates the end of its parent.
     fn check(&self, inst: &Inst) -> Result<(), Error> {
-        let mut seen: HashMap<u32, u32> = HashMap::new();
+        let mut seen: HashMap<SpvId, SpvId> = HashMap::new();
         for pair in inst.operands.chunks(2) {
-            let (Some(Operand::IdRef(v)), Some(Operand::IdRef(parent))) =
+            let (Some(&Operand::IdRef(v)), Some(&Operand::IdRef(parent))) =
                 (pair.first(), pair.get(1))
             else {
                 continue;
             };
+            let (v, parent) = (SpvId(v), SpvId(parent));
             // One value per parent: LLVM takes a parent twice only with the same value.
-            if seen.insert(*parent, *v).is_some_and(|old| old != *v) {
+            if seen.insert(parent, v).is_some_and(|old| old != v) {
                 return Err(inst.invalid(format!(
                     "phi parent %{parent} is listed twice with different values"
                 )));
             }
-            let Some(&p) = self.index.get(parent) else {
+            let Some(&p) = self.index.get(&parent) else {
                 continue;
             };
             if !self.edges.contains(&(p, self.block)) {
@@ -109,19 +110,19 @@ impl Phi<'_> {
                     "phi parent %{parent} is not a predecessor of this block"
                 )));
             }
-            let Some(&(db, _)) = self.defs.get(v) else {
+            let Some(&(db, _)) = self.defs.get(&v) else {
                 continue;
             };
             let parent_reachable = self.dom.dominates(Node(p), Node(p));
             if parent_reachable && !self.dom.dominates(Node(db), Node(p)) {
-                return Err(not_dominated(inst, *v));
+                return Err(not_dominated(inst, v));
             }
         }
         Ok(())
     }
 }
 
-fn not_dominated(inst: &Inst, id: u32) -> Error {
+fn not_dominated(inst: &Inst, id: SpvId) -> Error {
     inst.invalid(format!(
         "%{id} is used where its definition does not dominate the use"
     ))

@@ -30,7 +30,7 @@
 use foldhash::HashMap;
 
 use crate::error::{Error, ErrorKind};
-use crate::spirv::{Function, Inst, Module, Op, Operand, SpvTy, SpvTypeId, Types};
+use crate::spirv::{Function, Inst, Module, Op, Operand, SpvId, SpvTy, SpvTypeId, Types};
 
 /// Largest module accepted, in 32-bit words (64 MiB).
 pub const MAX_MODULE_WORDS: usize = 1 << 24;
@@ -94,9 +94,9 @@ enum Class {
 struct Globals {
     types: HashMap<SpvTypeId, TypeFacts>,
     /// Printed size of each constant, in elements.
-    constants: HashMap<u32, u64>,
+    constants: HashMap<SpvId, u64>,
     /// Integer constants' values (array lengths).
-    int_values: HashMap<u32, u64>,
+    int_values: HashMap<SpvId, u64>,
 }
 
 impl Globals {
@@ -109,7 +109,7 @@ impl Globals {
     }
 
     /// Elements of an id used as an operand: its constant size, or 1 for a value.
-    fn elements_of(&self, id: u32) -> u64 {
+    fn elements_of(&self, id: SpvId) -> u64 {
         self.constants.get(&id).copied().unwrap_or(1)
     }
 }
@@ -122,7 +122,7 @@ pub(super) struct LimitChecker {
     /// Elements of the constants used inline so far.
     inline: u64,
     /// Calls as (caller index, callee id, instruction), in module order.
-    calls: Vec<(usize, u32, Inst)>,
+    calls: Vec<(usize, SpvId, Inst)>,
 }
 
 impl LimitChecker {
@@ -310,7 +310,7 @@ fn check_type(g: &mut Globals, types: &Types, inst: &Inst) -> Result<(), Error> 
     }
     let id = inst.rid()?;
     // A forward-declared pointer is defined again by its OpTypePointer.
-    g.types.insert(SpvTypeId(id), facts);
+    g.types.insert(id.as_type(), facts);
     Ok(())
 }
 
@@ -400,7 +400,7 @@ fn check_global(g: &mut Globals, module: &Module, inst: &Inst) -> Result<u64, Er
             .operands
             .iter()
             .filter_map(|o| match o {
-                Operand::IdRef(id) => Some(g.elements_of(*id)),
+                Operand::IdRef(id) => Some(g.elements_of(SpvId(*id))),
                 _ => None,
             })
             .fold(1u64, u64::saturating_add),
@@ -415,10 +415,7 @@ fn check_global(g: &mut Globals, module: &Module, inst: &Inst) -> Result<u64, Er
             e.saturating_mul(t.len).saturating_add(1)
         }
         Op::Variable => {
-            return Ok(match inst.operands.get(1) {
-                Some(Operand::IdRef(init)) => g.elements_of(*init),
-                _ => 0,
-            });
+            return Ok(inst.optional_id(1).map_or(0, |init| g.elements_of(init)));
         }
         Op::ConstantTrue
         | Op::ConstantFalse
@@ -471,7 +468,7 @@ fn check_function_inst(g: &Globals, inst: &Inst) -> Result<u64, Error> {
         .iter()
         .filter_map(|o| match o {
             // A scalar prints as one token, like any value: only composites count.
-            Operand::IdRef(id) => g.constants.get(id).copied().filter(|&e| e > 1),
+            Operand::IdRef(id) => g.constants.get(&SpvId(*id)).copied().filter(|&e| e > 1),
             _ => None,
         })
         .fold(0u64, u64::saturating_add);
@@ -485,7 +482,7 @@ fn check_function_inst(g: &Globals, inst: &Inst) -> Result<u64, Error> {
 /// Shaders may not recurse (Vulkan's "the static call graph must not contain cycles");
 /// the call graph is checked by repeatedly removing functions that call nothing left
 /// (Kahn's algorithm), so it takes no stack however deep the calls go.
-fn check_recursion(module: &Module, calls: &[(usize, u32, Inst)]) -> Result<(), Error> {
+fn check_recursion(module: &Module, calls: &[(usize, SpvId, Inst)]) -> Result<(), Error> {
     let shader = module.preamble.iter().any(|i| {
         i.op == Op::Capability
             && matches!(
@@ -496,7 +493,7 @@ fn check_recursion(module: &Module, calls: &[(usize, u32, Inst)]) -> Result<(), 
     if !shader {
         return Ok(());
     }
-    let index: HashMap<u32, usize> = module
+    let index: HashMap<SpvId, usize> = module
         .functions
         .iter()
         .enumerate()

@@ -16,7 +16,7 @@ mod dominance;
 pub mod limits;
 mod values;
 
-use super::{Facts, Function, IdTable, Inst, Module, Op};
+use super::{Facts, Function, IdTable, Inst, Module, Op, SpvId};
 use crate::error::{Error, ErrorKind};
 use std::borrow::Cow;
 
@@ -31,7 +31,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
     let kernel = module.module_facts.kernel_capability;
     // Debug-information and non-semantic instructions are dropped; their operands are not
     // all ids, and are not checked.
-    let dropped_sets: Vec<u32> = module
+    let dropped_sets: Vec<SpvId> = module
         .module_facts
         .ext_sets
         .iter()
@@ -49,7 +49,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
     let global_var = {
         let mut v = module.header.id_table(false);
         for inst in module.globals.iter().filter(|i| i.op == Op::Variable) {
-            if let Some(slot) = inst.result_id.and_then(|id| v.get_mut(id as usize)) {
+            if let Some(slot) = inst.result_id.and_then(|id| v.get_mut(id)) {
                 *slot = true;
             }
         }
@@ -77,8 +77,8 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         }
         // Ids used, and the facts lowering needs, in one pass over the body.
         let mut vars = Vec::new();
-        let mut note_use = |id: u32| {
-            if global_var.get(id as usize).copied().unwrap_or(false) {
+        let mut note_use = |id: SpvId| {
+            if global_var.get(id).copied().unwrap_or(false) {
                 vars.push(id);
             }
         };
@@ -132,14 +132,14 @@ struct Uses<'a> {
     /// Kernels may pass scopes and semantics as runtime values.
     kernel: bool,
     /// Extended-instruction imports whose instructions are dropped (not checked).
-    dropped_sets: &'a [u32],
+    dropped_sets: &'a [SpvId],
 }
 
 impl Uses<'_> {
     /// Every id an instruction uses is defined (each is shown to `used`); its result
     /// type is a type; its scope and memory-semantics operands are constants (in
     /// shaders).
-    fn check(&self, inst: &Inst, used: &mut dyn FnMut(u32)) -> Result<(), Error> {
+    fn check(&self, inst: &Inst, used: &mut dyn FnMut(SpvId)) -> Result<(), Error> {
         let def_op = self.def_op;
         if matches!(inst.op, Op::Name | Op::MemberName) {
             return Ok(());
@@ -150,15 +150,15 @@ impl Uses<'_> {
             return Ok(());
         }
         for id in inst.used_ids() {
-            let defined = def_op.get(id as usize).is_some_and(|d| d.is_some());
+            let defined = def_op.get(id).is_some_and(|d| d.is_some());
             if !defined {
-                return Err(Error::at(ErrorKind::UndefinedId(id), inst.location()));
+                return Err(Error::at(ErrorKind::UndefinedId(id.0), inst.location()));
             }
             used(id);
         }
         if let Some(t) = inst.result_type
             && !def_op
-                .get(t.index())
+                .get(t)
                 .copied()
                 .flatten()
                 .is_some_and(super::is_type_op)
@@ -169,7 +169,7 @@ impl Uses<'_> {
         // no instruction a function type (LLVM has no such values: `%x = call void`,
         // `load void` are rejected).
         if let Some(t) = inst.result_type {
-            match def_op.get(t.index()).copied().flatten() {
+            match def_op.get(t).copied().flatten() {
                 Some(Op::TypeVoid)
                     if !matches!(inst.op, Op::Function | Op::FunctionCall | Op::ExtInst) =>
                 {
@@ -183,7 +183,7 @@ impl Uses<'_> {
         }
         for (i, operand) in inst.operands.iter().enumerate() {
             if let super::Operand::IdScope(id) | super::Operand::IdMemorySemantics(id) = operand {
-                let op = def_op.get(*id as usize).copied().flatten();
+                let op = def_op.get(SpvId(*id)).copied().flatten();
                 if !self.kernel
                     && !matches!(
                         op,
@@ -217,8 +217,8 @@ pub(super) fn header_insts(module: &Module) -> impl Iterator<Item = &Inst> {
 fn check_function(func: &super::Function) -> Result<(), Error> {
     // A set sized by the function, not the id bound: a module of many small functions
     // with a large bound must not cost bound × functions.
-    let blocks: foldhash::HashSet<u32> = func.blocks.iter().map(|b| b.id()).collect();
-    let in_func = |id: u32| blocks.contains(&id);
+    let blocks: foldhash::HashSet<SpvId> = func.blocks.iter().map(|b| b.id()).collect();
+    let in_func = |id: SpvId| blocks.contains(&id);
     for b in &func.blocks {
         for inst in &b.insts {
             let targets: Vec<(usize, &str)> = match inst.op {

@@ -11,7 +11,7 @@ use foldhash::{HashMap, HashMapExt};
 
 use crate::error::Error;
 use crate::spirv::check::header_insts;
-use crate::spirv::{Function, Inst, Module, Op, SpvTy, SpvTypeId, Types};
+use crate::spirv::{Function, Inst, Module, Op, SpvId, SpvTy, SpvTypeId, Types};
 
 /// The shape of a value type, as far as conversions care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,15 +44,15 @@ impl Shape {
 /// the function being checked.
 #[derive(Default)]
 struct TypeOf {
-    module: HashMap<u32, SpvTypeId>,
-    local: HashMap<u32, SpvTypeId>,
+    module: HashMap<SpvId, SpvTypeId>,
+    local: HashMap<SpvId, SpvTypeId>,
 }
 
 impl TypeOf {
-    fn get(&self, id: &u32) -> Option<&SpvTypeId> {
+    fn get(&self, id: &SpvId) -> Option<&SpvTypeId> {
         self.local.get(id).or_else(|| self.module.get(id))
     }
-    fn contains_key(&self, id: &u32) -> bool {
+    fn contains_key(&self, id: &SpvId) -> bool {
         self.get(id).is_some()
     }
 }
@@ -63,7 +63,7 @@ struct ValueTypes<'m> {
     type_of: TypeOf,
     types: &'m Types,
     /// Each function's function type.
-    function_type: HashMap<u32, SpvTypeId>,
+    function_type: HashMap<SpvId, SpvTypeId>,
 }
 
 impl<'m> ValueTypes<'m> {
@@ -108,7 +108,7 @@ impl<'m> ValueTypes<'m> {
     }
 
     /// The shape of a value's type.
-    fn value_shape(&self, id: u32) -> Option<Shape> {
+    fn value_shape(&self, id: SpvId) -> Option<Shape> {
         self.type_of.get(&id).and_then(|t| self.shape(*t))
     }
 
@@ -150,7 +150,7 @@ impl<'m> ValueTypes<'m> {
 /// [`ValueChecker::function`] one function body.
 pub(super) struct ValueChecker<'m> {
     t: ValueTypes<'m>,
-    ext_sets: HashMap<u32, (&'static str, ExtTable)>,
+    ext_sets: HashMap<SpvId, (&'static str, ExtTable)>,
     ptr_bits: u32,
 }
 
@@ -263,7 +263,7 @@ fn check_numeric_result(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     }
     for o in &inst.operands {
         if let crate::spirv::Operand::IdRef(v) = o
-            && let Some(&vt) = t.type_of.get(v)
+            && let Some(&vt) = t.type_of.get(&SpvId(*v))
             && !is_numeric(t.shape(vt))
         {
             return Err(inst.invalid(format!(
@@ -315,10 +315,10 @@ fn check_param_attrs(t: &ValueTypes, module: &Module) -> Result<(), Error> {
         else {
             continue;
         };
-        let int = t.value_shape(*target).is_some_and(|s| {
+        let int = t.value_shape(SpvId(*target)).is_some_and(|s| {
             matches!(s.scalar, Scalar::Int(_) | Scalar::Bool) && s.lanes.is_none()
         });
-        if t.type_of.contains_key(target) && !int {
+        if t.type_of.contains_key(&SpvId(*target)) && !int {
             return Err(inst.invalid(format!(
                 "Zext/Sext parameter attribute on %{target}, which is not an integer"
             )));
@@ -416,7 +416,7 @@ fn check_constituents(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 /// vector except for `MatrixInverse` and the two `…Struct` instructions.
 fn check_ext_inst(
     t: &ValueTypes,
-    sets: &HashMap<u32, (&'static str, ExtTable)>,
+    sets: &HashMap<SpvId, (&'static str, ExtTable)>,
     inst: &Inst,
 ) -> Result<(), Error> {
     use rspirv::grammar::OperandQuantifier as Q;
@@ -502,7 +502,7 @@ fn check_glsl_kinds(t: &ValueTypes, inst: &Inst, opname: &str) -> Result<(), Err
         })
     };
     let values = inst.operands.iter().skip(2).filter_map(|o| match o {
-        crate::spirv::Operand::IdRef(v) => t.type_of.get(v).copied(),
+        crate::spirv::Operand::IdRef(v) => t.type_of.get(&SpvId(*v)).copied(),
         _ => None,
     });
     for ty in inst.result_type.into_iter().chain(values) {
@@ -519,7 +519,7 @@ fn check_glsl_kinds(t: &ValueTypes, inst: &Inst, opname: &str) -> Result<(), Err
 type ExtTable = &'static rspirv::grammar::InstructionTable<rspirv::grammar::ExtInstOp>;
 
 /// The extended instruction sets whose instructions are lowered, by import id.
-fn ext_sets(module: &Module) -> HashMap<u32, (&'static str, ExtTable)> {
+fn ext_sets(module: &Module) -> HashMap<SpvId, (&'static str, ExtTable)> {
     let mut sets = HashMap::new();
     for &(id, kind) in &module.module_facts.ext_sets {
         if let Some(entry) = kind.table() {
@@ -616,11 +616,11 @@ fn check_initializer(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
             "storage class {operand:?} differs from its pointer type's {sc:?}"
         )));
     }
-    let Some(crate::spirv::Operand::IdRef(init)) = inst.operands.get(1) else {
+    let Some(init) = inst.optional_id(1) else {
         return Ok(());
     };
     let pointee = inst.result_type.and_then(|p| t.pointee(p));
-    if let (Some(i), Some(p)) = (t.type_of.get(init).copied(), pointee)
+    if let (Some(i), Some(p)) = (t.type_of.get(&init).copied(), pointee)
         && i != p
     {
         return Err(inst.invalid(format!(
