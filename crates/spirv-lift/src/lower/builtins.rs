@@ -172,7 +172,7 @@ impl FnCtx<'_, '_> {
     }
 
     fn struct_mangle_name(&self, ty: SpvTypeId) -> String {
-        match self.cx.names.get(&ty.into()) {
+        match self.cx.names.get(&SpvId::from(ty)) {
             Some(n) if crate::llvm::is_plain_identifier(n) => n.clone(),
             _ => format!("struct_{ty}"),
         }

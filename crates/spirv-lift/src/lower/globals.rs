@@ -76,7 +76,7 @@ impl Ctx<'_> {
                 .names
                 .get(&id)
                 .filter(|n| !n.is_empty())
-                .or_else(|| self.names.get(&pointee.into()))
+                .or_else(|| self.names.get(&SpvId::from(pointee)))
             {
                 Some(n) if !n.is_empty() => n.clone(),
                 _ => self.hint(id),

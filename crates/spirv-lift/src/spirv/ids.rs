@@ -1,4 +1,5 @@
-//! Tables indexed by SPIR-V id whose memory follows the module, not its id bound.
+//! SPIR-V ids ([`SpvId`]), and tables indexed by them whose memory follows the module,
+//! not its id bound.
 //!
 //! Ids are numbered below the header's bound, and compilers number them densely: a
 //! module of `W` words defines at most `W / 2` ids, and glslang's and clang's output has
