@@ -186,19 +186,19 @@ impl Resolved {
 /// The ids carrying one of the SpecIds of `values`, with that SpecId, through `OpDecorate`
 /// or a decoration group (linear in the module, whatever the groups).
 fn spec_ids(module: &spirv::Module, values: &BTreeMap<u32, SpecValue>) -> Vec<(SpvId, u32)> {
-    let spec_id = |inst: &Inst| match (inst.operands.as_slice(), inst.op) {
-        (
-            [
-                Operand::IdRef(target),
-                Operand::Decoration(::spirv::Decoration::SpecId),
-                Operand::LiteralBit32(id),
-                ..,
-            ],
-            Op::Decorate,
-        ) if values.contains_key(id) => Some((SpvId(*target), *id)),
+    let spec_id = |d: &spirv::Deco| match (d.kind, d.operands.as_slice(), d.op) {
+        (::spirv::Decoration::SpecId, [Operand::LiteralBit32(id), ..], Op::Decorate)
+            if values.contains_key(id) =>
+        {
+            Some((d.word, d.target, *id))
+        }
         _ => None,
     };
-    let mut out: Vec<(SpvId, u32)> = module.preamble.iter().filter_map(spec_id).collect();
+    // In module order.
+    let mut direct: Vec<(u32, SpvId, u32)> =
+        module.decorations.iter().filter_map(spec_id).collect();
+    direct.sort_unstable();
+    let mut out: Vec<(SpvId, u32)> = direct.into_iter().map(|(_, t, id)| (t, id)).collect();
     // A SpecId on a group goes to the group's targets. A SpecId decorates one constant,
     // so a group holds at most one here (the first).
     let on_group: BTreeMap<SpvId, u32> = out.iter().rev().copied().collect();

@@ -172,8 +172,8 @@ impl FnCtx<'_, '_> {
     }
 
     fn struct_mangle_name(&self, ty: SpvTypeId) -> String {
-        match self.cx.names.get(&SpvId::from(ty)) {
-            Some(n) if crate::llvm::is_plain_identifier(n) => n.clone(),
+        match self.cx.names.get(SpvId::from(ty)) {
+            Some(n) if crate::llvm::is_plain_identifier(n) => n.to_string(),
             _ => format!("struct_{ty}"),
         }
     }

@@ -249,8 +249,8 @@ impl FnCtx<'_, '_> {
             .cx
             .decos(inst.rid()?)
             .iter()
-            .find(|(d, _)| *d == ::spirv::Decoration::FPRoundingMode)
-            .and_then(|(_, ops)| match ops.first() {
+            .find(|d| d.kind == ::spirv::Decoration::FPRoundingMode)
+            .and_then(|d| match d.operands.first() {
                 Some(crate::spirv::Operand::FPRoundingMode(m)) => Some(*m),
                 _ => None,
             });

@@ -72,9 +72,8 @@ pub(crate) fn lower_function(
             let id = b.id();
             let hint = cx
                 .names
-                .get(&id)
-                .cloned()
-                .unwrap_or_else(|| format!("bb{id}"));
+                .get(id)
+                .map_or_else(|| format!("bb{id}"), str::to_string);
             blocks.insert(id, f.new_block(&hint));
         }
     }

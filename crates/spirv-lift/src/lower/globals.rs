@@ -74,11 +74,11 @@ impl Ctx<'_> {
             // An unnamed block variable takes its block type's name (`@Data`, not `@_30`).
             (None, None) => match self
                 .names
-                .get(&id)
+                .get(id)
                 .filter(|n| !n.is_empty())
-                .or_else(|| self.names.get(&SpvId::from(pointee)))
+                .or_else(|| self.names.get(SpvId::from(pointee)))
             {
-                Some(n) if !n.is_empty() => n.clone(),
+                Some(n) if !n.is_empty() => n.to_string(),
                 _ => self.hint(id),
             },
         };
@@ -157,7 +157,12 @@ impl Ctx<'_> {
         use Decoration as D;
         let i32t = self.m.ty(Type::Int(32));
         let mut nodes = Vec::new();
-        for (d, ops) in self.decos(id).to_vec() {
+        for crate::spirv::Deco {
+            kind: d,
+            operands: ops,
+            ..
+        } in self.decos(id).to_vec()
+        {
             let carried = matches!(
                 d,
                 D::DescriptorSet
@@ -323,7 +328,7 @@ impl Ctx<'_> {
         let attrs: Vec<FunctionParameterAttribute> = self
             .decos(pid)
             .iter()
-            .filter_map(|(d, ops)| match (d, ops.first()) {
+            .filter_map(|d| match (d.kind, d.operands.first()) {
                 (Decoration::FuncParamAttr, Some(Operand::FunctionParameterAttribute(a))) => {
                     Some(*a)
                 }

@@ -66,8 +66,8 @@ pub(crate) struct Ctx<'a> {
     pub types: types::TypeTable,
     pub values: spirv::IdTable<Option<ValInfo>>,
     pub funcs: spirv::IdTable<Option<FuncId>>,
-    pub names: HashMap<SpvId, String>,
-    pub decorations: HashMap<SpvId, Vec<(spirv_headers::Decoration, Vec<Operand>)>>,
+    pub names: spirv::Names,
+    pub decorations: spirv::Decorations,
     pub entry_points: Vec<EntryPoint>,
     /// `OpExecutionMode[Id]` instructions by the function they apply to.
     pub exec_modes: HashMap<SpvId, Vec<&'a Inst>>,
@@ -158,22 +158,14 @@ pub(crate) fn lower_module_into(
     let functions = &source.functions;
     // Set specialization constants are found by their SpecId decorations, read here.
     let spec_values = crate::spec::resolve(&spv, &opts.spec_constants)?;
-    // Decorations are read into a map by target; their instructions (a large part of an
-    // OpenCL module's preamble) are not kept beside it.
-    let decorates: Vec<Inst> = spv
-        .preamble
-        .extract_if(.., |i| {
-            matches!(i.op, Op::Decorate | Op::DecorateId | Op::DecorateString)
-        })
-        .collect();
-    // Names too: their strings move into the name map.
-    let names: Vec<Inst> = spv.preamble.extract_if(.., |i| i.op == Op::Name).collect();
-    spv.preamble.shrink_to_fit();
+    // Names and decorations were filed by target at load (spirv/annotations.rs).
+    let names = std::mem::take(&mut spv.names);
+    let decorations = std::mem::take(&mut spv.decorations);
     let mut cx = Ctx::new(&spv, functions, &facts, opts, &spec_values)?;
+    cx.names = names;
+    cx.decorations = decorations;
     // Every SPIR-V function, and room for the declarations of built-in functions.
     cx.m.reserve_functions(functions.len() + 64);
-    cx.read_names(names)?;
-    cx.read_decorations(decorates)?;
     cx.read_preamble(&facts)?;
     cx.m.triple = cx.triple();
     if cx.opts.target == Target::Amdgcn {
@@ -287,8 +279,8 @@ impl<'a> Ctx<'a> {
             types: types::TypeTable::new(&spv.types),
             values: header.id_table(None),
             funcs: header.id_table(None),
-            names: HashMap::new(),
-            decorations: HashMap::new(),
+            names: Default::default(),
+            decorations: Default::default(),
             entry_points: Vec::new(),
             exec_modes: HashMap::new(),
             entry_of: HashMap::new(),
@@ -310,37 +302,6 @@ impl<'a> Ctx<'a> {
             resources: Default::default(),
             layouts: Default::default(),
         })
-    }
-
-    /// Files `OpDecorate`, `OpDecorateId` and `OpDecorateString` by target, in order
-    /// (before [`Ctx::read_preamble`], which adds group decorations after them).
-    fn read_decorations(&mut self, decorates: Vec<Inst>) -> Result<(), Error> {
-        for mut inst in decorates {
-            let target = inst.id(0)?;
-            let Operand::Decoration(d) = *inst.operand(1)? else {
-                return Err(inst.err("expected a decoration"));
-            };
-            let rest = inst.operands.split_off(2);
-            // Most ids have one decoration: no room for more until a second comes.
-            let decos = self.decorations.entry(target);
-            decos
-                .or_insert_with(|| Vec::with_capacity(1))
-                .push((d, rest));
-        }
-        Ok(())
-    }
-
-    /// Files `OpName`s by target (a later name of an id replaces an earlier one).
-    fn read_names(&mut self, names: Vec<Inst>) -> Result<(), Error> {
-        self.names.reserve(names.len());
-        for mut inst in names {
-            let target = inst.id(0)?;
-            inst.string(1)?;
-            if let Some(Operand::LiteralString(name)) = inst.operands.get_mut(1) {
-                self.names.insert(target, std::mem::take(name));
-            }
-        }
-        Ok(())
     }
 
     fn read_preamble(&mut self, facts: &spirv::Facts) -> Result<(), Error> {
@@ -395,26 +356,22 @@ impl<'a> Ctx<'a> {
                 _ => {}
             }
         }
-        for inst in spv.preamble.iter().filter(|i| i.op == Op::GroupDecorate) {
-            let group = inst.id(0)?;
-            let decos = self.decorations.get(&group).cloned().unwrap_or_default();
-            for target in inst.ids_from(1)? {
-                self.decorations
-                    .entry(target)
-                    .or_default()
-                    .extend(decos.iter().cloned());
-            }
-        }
+        self.decorations.apply_groups(&spv.preamble)?;
         for inst in spv
             .preamble
             .iter()
             .filter(|i| i.op == Op::GroupMemberDecorate)
         {
             let group = inst.id(0)?;
-            let decos = self.decorations.get(&group).cloned().unwrap_or_default();
+            let decos = self.decorations.of(group).to_vec();
             for pair in inst.operands[1..].chunks(2) {
                 if let [Operand::IdRef(st), Operand::LiteralBit32(member)] = pair {
-                    for (d, ops) in &decos {
+                    for spirv::Deco {
+                        kind: d,
+                        operands: ops,
+                        ..
+                    } in &decos
+                    {
                         let lit = match ops.first() {
                             Some(Operand::LiteralBit32(v)) => Some(*v),
                             _ => None,
@@ -489,23 +446,21 @@ impl<'a> Ctx<'a> {
     }
 
     /// The decorations on an id (of a value or a type).
-    pub fn decos(&self, id: impl Into<SpvId>) -> &[(spirv_headers::Decoration, Vec<Operand>)] {
-        self.decorations
-            .get(&id.into())
-            .map_or(&[], |v| v.as_slice())
+    pub fn decos(&self, id: impl Into<SpvId>) -> &[spirv::Deco] {
+        self.decorations.of(id.into())
     }
 
     /// Whether an id has a decoration.
     pub fn has_deco(&self, id: impl Into<SpvId>, d: spirv_headers::Decoration) -> bool {
-        self.decos(id).iter().any(|(x, _)| *x == d)
+        self.decos(id).iter().any(|x| x.kind == d)
     }
 
     /// The first literal operand of a decoration on an id.
     pub fn deco_lit(&self, id: impl Into<SpvId>, d: spirv_headers::Decoration) -> Option<u32> {
         self.decos(id)
             .iter()
-            .find(|(x, _)| *x == d)
-            .and_then(|(_, ops)| match ops.first() {
+            .find(|x| x.kind == d)
+            .and_then(|x| match x.operands.first() {
                 Some(Operand::LiteralBit32(v)) => Some(*v),
                 _ => None,
             })
@@ -515,7 +470,7 @@ impl<'a> Ctx<'a> {
     pub fn builtin_of(&self, id: SpvId) -> Option<spirv_headers::BuiltIn> {
         self.decos(id)
             .iter()
-            .find_map(|(x, ops)| match (x, ops.first()) {
+            .find_map(|x| match (x.kind, x.operands.first()) {
                 (spirv_headers::Decoration::BuiltIn, Some(Operand::BuiltIn(b))) => Some(*b),
                 _ => None,
             })
@@ -525,7 +480,7 @@ impl<'a> Ctx<'a> {
     pub fn linkage_name(&self, id: SpvId) -> Option<(&str, spirv_headers::LinkageType)> {
         self.decos(id)
             .iter()
-            .find_map(|(x, ops)| match (x, ops.first(), ops.get(1)) {
+            .find_map(|x| match (x.kind, x.operands.first(), x.operands.get(1)) {
                 (
                     spirv_headers::Decoration::LinkageAttributes,
                     Some(Operand::LiteralString(s)),
@@ -538,8 +493,8 @@ impl<'a> Ctx<'a> {
     /// A debug name hint for an id: its OpName, else `_<id>`.
     pub fn hint(&self, id: impl Into<SpvId>) -> String {
         let id = id.into();
-        match self.names.get(&id) {
-            Some(n) if !n.is_empty() => n.clone(),
+        match self.names.get(id) {
+            Some(n) if !n.is_empty() => n.to_string(),
             _ => {
                 // `_<id>`, without `format!` (asked for most values).
                 let mut s = String::with_capacity(11);

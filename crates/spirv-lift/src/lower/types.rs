@@ -328,9 +328,8 @@ impl Ctx<'_> {
                 let id = inst.rid()?;
                 let hint = self
                     .names
-                    .get(&id)
-                    .cloned()
-                    .unwrap_or_else(|| format!("_{id}"));
+                    .get(id)
+                    .map_or_else(|| format!("_{id}"), str::to_string);
                 let t = self.m.new_struct(&hint);
                 self.m.set_struct_body(t, fields);
                 t

@@ -9,6 +9,7 @@
 //! each instruction lowers to, and the module is within the resource limits of
 //! [`limits`] (so no later pass allocates, prints or recurses without bound).
 
+mod annotations;
 pub mod asm;
 pub(crate) mod cfg;
 pub mod check;
@@ -20,6 +21,7 @@ mod inst;
 pub(crate) mod opclass;
 mod types;
 
+pub(crate) use annotations::{Deco, Decorations, Names};
 pub use check::limits;
 #[cfg(test)]
 pub(crate) use consts::Folded;
@@ -142,8 +144,13 @@ pub struct Module {
     /// Header fields.
     pub header: Header,
     /// `OpCapability`, `OpExtension`, `OpExtInstImport`, `OpMemoryModel`, `OpEntryPoint`,
-    /// `OpExecutionMode(Id)`, debug and annotation instructions, in order.
+    /// `OpExecutionMode(Id)`, debug and annotation instructions, in order; not `OpName`
+    /// nor `OpDecorate`/`OpDecorateId`/`OpDecorateString` (in `names`, `decorations`).
     pub preamble: Vec<Inst>,
+    /// `OpName`s by target (not in the preamble).
+    pub(crate) names: Names,
+    /// `OpDecorate`, `OpDecorateId`, `OpDecorateString` by target (not in the preamble).
+    pub(crate) decorations: Decorations,
     /// Types, constants, global variables and undefs, in order.
     pub globals: Vec<Inst>,
     /// Functions in order.
@@ -648,6 +655,8 @@ impl Sections {
             module: Module {
                 header,
                 preamble: Vec::new(),
+                names: Names::default(),
+                decorations: Decorations::default(),
                 globals: Vec::new(),
                 functions: Vec::new(),
                 def_op: if define {
@@ -676,6 +685,7 @@ impl Sections {
     /// so that the preamble and globals of a large module are not grown by doubling.
     fn reserve(&mut self, words: &[u32], offsets: &[usize]) {
         let (mut preamble, mut globals, mut functions) = (0, 0, 0);
+        let (mut names, mut decorations) = (0, 0);
         let mut in_function = false;
         for &at in offsets {
             let Some(op) = words.get(at).and_then(|w| Op::from_u32(w & 0xFFFF)) else {
@@ -685,12 +695,16 @@ impl Sections {
                 Op::Function => (in_function, functions) = (true, functions + 1),
                 Op::FunctionEnd => in_function = false,
                 _ if in_function => {}
+                Op::Name => names += 1,
+                _ if annotations::is_decoration(op) => decorations += 1,
                 _ if is_preamble(op) => preamble += 1,
                 _ => globals += 1,
             }
         }
         let m = &mut self.module;
         m.preamble.reserve_exact(preamble);
+        m.names.reserve(names);
+        m.decorations.reserve(decorations);
         m.globals.reserve_exact(globals);
         m.functions.reserve_exact(functions);
     }
@@ -799,7 +813,11 @@ impl Sections {
                         // Preamble after types is malformed but harmless; keep it (spirv-val
                         // reports layout errors, we only need the facts).
                     }
-                    self.module.preamble.push(inst);
+                    // Names and decorations go to their lists by target.
+                    let m = &mut self.module;
+                    if let Some(inst) = m.names.push(inst).and_then(|i| m.decorations.push(i)) {
+                        m.preamble.push(inst);
+                    }
                 } else if !self.module.functions.is_empty()
                     && !matches!(inst.op, Op::Line | Op::NoLine)
                 {
@@ -816,7 +834,7 @@ impl Sections {
     }
 
     /// The sorted module, once every instruction is filed.
-    fn finish(self) -> Result<Module, Error> {
+    fn finish(mut self) -> Result<Module, Error> {
         if let Some(f) = self.func {
             return Err(structure_err(&f.def, "function has no OpFunctionEnd"));
         }
@@ -834,6 +852,8 @@ impl Sections {
         if let Some(e) = self.define_error {
             return Err(e);
         }
+        self.module.names.finish();
+        self.module.decorations.finish();
         Ok(self.module)
     }
 }

@@ -43,7 +43,18 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         kernel,
         dropped_sets: &dropped_sets,
     };
-    header_insts(module).try_for_each(|i| uses.check(i, &mut |_| {}))?;
+    // The preamble, its decorations (filed by target, not kept as instructions: each is
+    // checked as the instruction it was, and of several errors the first in the module is
+    // reported), then the rest of the module-level instructions.
+    let mut header = header_insts(module);
+    header
+        .by_ref()
+        .take(module.preamble.len())
+        .try_for_each(|i| uses.check(i, &mut |_| {}))?;
+    module
+        .decorations
+        .check(|d| uses.check(&d.to_inst(), &mut |_| {}))?;
+    header.try_for_each(|i| uses.check(i, &mut |_| {}))?;
     let mut values = values::ValueChecker::new(module)?;
     let mut limits = limits::LimitChecker::new(module)?;
     let global_var = {

@@ -176,7 +176,23 @@ impl<'m> ValueChecker<'m> {
             check_signature(&t, f)?;
         }
         check_param_attrs(&t, module)?;
-        header_insts(module).try_for_each(check_alignment)?;
+        // In module order: the preamble, its decorations, the rest.
+        let mut header = header_insts(module);
+        header
+            .by_ref()
+            .take(module.preamble.len())
+            .try_for_each(check_alignment)?;
+        module
+            .decorations
+            .check(|d| match (d.kind, d.operands.first()) {
+                (::spirv::Decoration::Alignment, Some(crate::spirv::Operand::LiteralBit32(a)))
+                    if !a.is_power_of_two() =>
+                {
+                    Err(d.err(format!("alignment {a} is not a power of two")))
+                }
+                _ => Ok(()),
+            })?;
+        header.try_for_each(check_alignment)?;
         Ok(ValueChecker {
             t,
             ext_sets,
@@ -302,29 +318,26 @@ fn check_image_operand(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 fn check_param_attrs(t: &ValueTypes, module: &Module) -> Result<(), Error> {
     use crate::spirv::Operand;
     use ::spirv::FunctionParameterAttribute as A;
-    for inst in &module.preamble {
-        let (
-            Some(Operand::IdRef(target)),
-            Some(Operand::Decoration(::spirv::Decoration::FuncParamAttr)),
-            Some(Operand::FunctionParameterAttribute(A::Zext | A::Sext)),
-        ) = (
-            inst.operands.first(),
-            inst.operands.get(1),
-            inst.operands.get(2),
-        )
-        else {
-            continue;
-        };
-        let int = t.value_shape(SpvId(*target)).is_some_and(|s| {
+    module.decorations.check(|d| {
+        let zext_sext = d.kind == ::spirv::Decoration::FuncParamAttr
+            && matches!(
+                d.operands.first(),
+                Some(Operand::FunctionParameterAttribute(A::Zext | A::Sext))
+            );
+        if !zext_sext {
+            return Ok(());
+        }
+        let target = d.target;
+        let int = t.value_shape(target).is_some_and(|s| {
             matches!(s.scalar, Scalar::Int(_) | Scalar::Bool) && s.lanes.is_none()
         });
-        if t.type_of.contains_key(&SpvId(*target)) && !int {
-            return Err(inst.invalid(format!(
+        if t.type_of.contains_key(&target) && !int {
+            return Err(d.invalid(format!(
                 "Zext/Sext parameter attribute on %{target}, which is not an integer"
             )));
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// `OpCopyMemory(Sized)` copies between pointers.

@@ -1,0 +1,302 @@
+//! `OpName`s and decorations by the id they apply to, filed as the module is decoded.
+//!
+//! Both are lists sorted by target (looked up by binary search), not instructions in the
+//! preamble nor hash maps: a module of a million named, decorated values holds one entry
+//! of 32 bytes per name (and the name's bytes) and of 40 per decoration, where an
+//! instruction took 48 bytes and its operands 64 more, and a map later held its buckets at
+//! twice the entries plus a vector per target.
+
+use crate::error::{ErrorKind, Location};
+use crate::spirv::{Inst, Op, Operand, SpvId};
+use ::spirv::Decoration;
+
+/// One decoration: its target, its kind and its operands after the kind, with where its
+/// instruction is (`OpDecorate`, `OpDecorateId` or `OpDecorateString`).
+#[derive(Clone, Debug)]
+pub(crate) struct Deco {
+    pub target: SpvId,
+    pub kind: Decoration,
+    pub operands: Vec<Operand>,
+    /// The instruction's opcode and word offset, for errors.
+    pub op: Op,
+    pub word: u32,
+}
+
+impl Deco {
+    /// The instruction this decoration was filed from (for the checks that read
+    /// instructions).
+    pub(crate) fn to_inst(&self) -> Inst {
+        let mut operands = Vec::with_capacity(2 + self.operands.len());
+        operands.push(Operand::IdRef(self.target.0));
+        operands.push(Operand::Decoration(self.kind));
+        operands.extend(self.operands.iter().cloned());
+        Inst {
+            op: self.op,
+            word: self.word,
+            result_type: None,
+            result_id: None,
+            operands,
+        }
+    }
+
+    /// This decoration's instruction, for errors.
+    pub(crate) fn location(&self) -> Location {
+        Location {
+            word: Some(self.word as usize),
+            opcode: Some(super::decode::op_name(self.op)),
+            result_id: None,
+        }
+    }
+
+    /// An invalid-module error at this decoration's instruction.
+    pub(crate) fn invalid(&self, msg: String) -> crate::Error {
+        crate::Error::at(ErrorKind::InvalidModule(msg), self.location())
+    }
+
+    /// An invalid-operand error at this decoration's instruction.
+    pub(crate) fn err(&self, msg: String) -> crate::Error {
+        crate::Error::at(ErrorKind::InvalidOperand(msg), self.location())
+    }
+}
+
+/// Whether `op` is a decoration [`Decorations`] files.
+pub(crate) fn is_decoration(op: Op) -> bool {
+    matches!(op, Op::Decorate | Op::DecorateId | Op::DecorateString)
+}
+
+/// The decorations of a module by target: for each target, its own decorations in
+/// module order, then those of the groups it is in (in `OpGroupDecorate` order).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Decorations {
+    /// Sorted by target (once [`Decorations::finish`] ran); each target's decorations in
+    /// the order above.
+    list: Vec<Deco>,
+}
+
+impl Decorations {
+    /// Room for `n` more decorations.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.list.reserve_exact(n);
+    }
+
+    /// Files a decoration instruction; gives it back if it is not one (an opcode
+    /// [`is_decoration`] refuses, or operands the grammar does not give it).
+    pub(crate) fn push(&mut self, mut inst: Inst) -> Option<Inst> {
+        let (Some(&Operand::IdRef(target)), Some(&Operand::Decoration(kind))) =
+            (inst.operands.first(), inst.operands.get(1))
+        else {
+            return Some(inst);
+        };
+        if !is_decoration(inst.op) {
+            return Some(inst);
+        }
+        let operands = inst.operands.split_off(2);
+        self.list.push(Deco {
+            target: SpvId(target),
+            kind,
+            operands,
+            op: inst.op,
+            word: inst.word,
+        });
+        None
+    }
+
+    /// Sorts the decorations by target (stable: a target's stay in module order).
+    pub(crate) fn finish(&mut self) {
+        self.list.sort_by_key(|d| d.target);
+        self.list.shrink_to_fit();
+    }
+
+    /// Gives each target of an `OpGroupDecorate` in `preamble` the group's decorations,
+    /// after its own.
+    pub(crate) fn apply_groups(&mut self, preamble: &[Inst]) -> Result<(), crate::Error> {
+        let mut added = Vec::new();
+        for inst in preamble.iter().filter(|i| i.op == Op::GroupDecorate) {
+            let group = self.of(inst.id(0)?);
+            for target in inst.ids_from(1)? {
+                added.extend(group.iter().map(|d| Deco {
+                    target,
+                    ..d.clone()
+                }));
+            }
+        }
+        if !added.is_empty() {
+            self.list.append(&mut added);
+            self.list.sort_by_key(|d| d.target);
+        }
+        Ok(())
+    }
+
+    /// The decorations on `id`, in the order described on [`Decorations`].
+    pub(crate) fn of(&self, id: SpvId) -> &[Deco] {
+        let start = self.list.partition_point(|d| d.target < id);
+        let len = self.list[start..].partition_point(|d| d.target == id);
+        &self.list[start..start + len]
+    }
+
+    /// Every decoration, by target.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Deco> {
+        self.list.iter()
+    }
+
+    /// Runs a check on every decoration; of the decorations it refuses, the error of the
+    /// first in the module (as a check over the instructions in order would report).
+    pub(crate) fn check(
+        &self,
+        mut check: impl FnMut(&Deco) -> Result<(), crate::Error>,
+    ) -> Result<(), crate::Error> {
+        let first = self
+            .list
+            .iter()
+            .filter_map(|d| check(d).err().map(|e| (d.word, e)))
+            .min_by_key(|(word, _)| *word);
+        first.map_or(Ok(()), |(_, e)| Err(e))
+    }
+}
+
+/// The `OpName`s of a module by target (the last name given to an id is its name).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Names {
+    /// Sorted by target, one entry per target (once [`Names::finish`] ran).
+    list: Vec<(SpvId, String)>,
+}
+
+impl Names {
+    /// Room for `n` more names.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.list.reserve_exact(n);
+    }
+
+    /// Files an `OpName`; gives it back if it is not one.
+    pub(crate) fn push(&mut self, mut inst: Inst) -> Option<Inst> {
+        if inst.op != Op::Name {
+            return Some(inst);
+        }
+        match inst.operands.as_mut_slice() {
+            [Operand::IdRef(target), Operand::LiteralString(name)] => {
+                self.list.push((SpvId(*target), std::mem::take(name)));
+                None
+            }
+            _ => Some(inst),
+        }
+    }
+
+    /// Sorts the names by target and keeps the last of each target's.
+    pub(crate) fn finish(&mut self) {
+        // Stable, so that of one target's names the last in the module is kept: `dedup_by`
+        // keeps the first of a run, into which each later name is moved.
+        self.list.sort_by_key(|(id, _)| *id);
+        self.list.dedup_by(|later, kept| {
+            if later.0 != kept.0 {
+                return false;
+            }
+            std::mem::swap(&mut later.1, &mut kept.1);
+            true
+        });
+        self.list.shrink_to_fit();
+    }
+
+    /// The name of `id`, if it has one.
+    pub(crate) fn get(&self, id: SpvId) -> Option<&str> {
+        let i = self.list.binary_search_by_key(&id, |(t, _)| *t).ok()?;
+        Some(&self.list[i].1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inst(op: Op, operands: Vec<Operand>) -> Inst {
+        Inst {
+            op,
+            word: 0,
+            result_type: None,
+            result_id: None,
+            operands,
+        }
+    }
+
+    fn name(id: u32, s: &str) -> Inst {
+        inst(
+            Op::Name,
+            vec![Operand::IdRef(id), Operand::LiteralString(s.into())],
+        )
+    }
+
+    fn deco(id: u32, d: Decoration, rest: Vec<Operand>) -> Inst {
+        let mut ops = vec![Operand::IdRef(id), Operand::Decoration(d)];
+        ops.extend(rest);
+        inst(Op::Decorate, ops)
+    }
+
+    // Each test files what the loader would and keeps what it gives back.
+    #[test]
+    fn the_last_name_of_an_id_is_its_name() {
+        let mut pre = vec![
+            name(7, "a"),
+            inst(Op::Capability, Vec::new()),
+            name(3, "b"),
+            name(7, "c"),
+            name(7, "d"),
+        ];
+        let mut names = Names::default();
+        pre = pre.into_iter().filter_map(|i| names.push(i)).collect();
+        names.finish();
+        assert_eq!(names.get(SpvId(7)), Some("d"));
+        assert_eq!(names.get(SpvId(3)), Some("b"));
+        assert_eq!(names.get(SpvId(4)), None);
+        // What is not a name stays.
+        assert_eq!(pre.len(), 1);
+        assert_eq!(pre[0].op, Op::Capability);
+    }
+
+    #[test]
+    fn decorations_keep_module_order_then_group_order() {
+        let group = inst(
+            Op::GroupDecorate,
+            vec![Operand::IdRef(10), Operand::IdRef(5), Operand::IdRef(2)],
+        );
+        let mut pre = vec![
+            deco(5, Decoration::Binding, vec![Operand::LiteralBit32(1)]),
+            deco(10, Decoration::Restrict, Vec::new()),
+            deco(2, Decoration::Flat, Vec::new()),
+            deco(5, Decoration::DescriptorSet, vec![Operand::LiteralBit32(0)]),
+            group,
+        ];
+        let mut decos = Decorations::default();
+        pre = pre.into_iter().filter_map(|i| decos.push(i)).collect();
+        decos.finish();
+        decos.apply_groups(&pre).expect("groups");
+        let kinds = |id| {
+            decos
+                .of(SpvId(id))
+                .iter()
+                .map(|d| d.kind)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            kinds(5),
+            vec![
+                Decoration::Binding,
+                Decoration::DescriptorSet,
+                Decoration::Restrict
+            ]
+        );
+        assert_eq!(kinds(2), vec![Decoration::Flat, Decoration::Restrict]);
+        assert_eq!(kinds(10), vec![Decoration::Restrict]);
+        assert!(kinds(3).is_empty());
+        assert_eq!(
+            decos.of(SpvId(5))[0].operands,
+            vec![Operand::LiteralBit32(1)]
+        );
+        // Only the group instruction is left.
+        assert_eq!(pre.len(), 1);
+        // A decoration is the instruction it was filed from.
+        let d = &decos.of(SpvId(5))[1];
+        assert_eq!(
+            d.to_inst(),
+            deco(5, Decoration::DescriptorSet, vec![Operand::LiteralBit32(0)])
+        );
+    }
+}
