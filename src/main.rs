@@ -10,79 +10,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 mod cli {
+    pub mod memory;
     pub mod stats;
 }
+use cli::memory::{huge_pages_for_large_inputs, release_freed_memory_at_once};
 use cli::stats::Record;
 
 mod conform;
 mod run;
-
-/// The translator makes many small, short-lived allocations; with glibc's allocator
-/// malloc and free took about a fifth of the time (perf, `scripts/bench.sh`).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// `mi_option_purge_delay` in the `mi_option_e` enum of the mimalloc (v3) that
-/// libmimalloc-sys 0.1.49 bundles (`c_src/mimalloc/v3/include/mimalloc.h`).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
-/// Makes mimalloc return freed pages to the OS at once instead of after a second: what a
-/// translation frees as it goes (each function body, decoded and lowered) is then not
-/// counted in the peak RSS beside what replaces it (`MIMALLOC_PURGE_DELAY` in the
-/// environment still wins: the option is only set when it was not given there).
-fn release_freed_memory_at_once() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: mimalloc's options may be set at any time, from any thread.
-        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
-    }
-}
-
-/// The input size from which transparent huge pages are turned back on: below it they cost
-/// more than they give (a 2 MiB page zeroed and resident whole for a few kilobytes used:
-/// a small kernel translates 1.4× faster without them, in half the memory); from about
-/// 20 MB the fewer TLB misses win (the 40 MB module 1.17× faster with them, for 3 % more
-/// memory).
-const HUGE_PAGES_FROM: u64 = 16 << 20;
-
-/// Turns transparent huge pages back on when an input is at least [`HUGE_PAGES_FROM`]
-/// bytes (they were turned off before `main`; see [`no_transparent_huge_pages`]).
-fn huge_pages_for_large_inputs(inputs: &[PathBuf]) {
-    #[cfg(target_os = "linux")]
-    if std::env::var_os("MIMALLOC_ALLOW_THP").is_none()
-        && inputs
-            .iter()
-            .any(|p| std::fs::metadata(p).is_ok_and(|m| m.len() >= HUGE_PAGES_FROM))
-    {
-        // SAFETY: PR_SET_THP_DISABLE takes integer arguments and changes only this
-        // process's page-fault policy.
-        unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 0, 0, 0, 0) };
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = inputs;
-}
-
-/// Turns transparent huge pages off for the process before anything is allocated (unless
-/// `MIMALLOC_ALLOW_THP` is set; [`huge_pages_for_large_inputs`] turns them back on for a
-/// large input): mimalloc reserves its first arena, and asks for huge pages on it, before
-/// `main`, so anything done in `main` comes too late for the pages touched until then. Run
-/// from `.init_array`, as a C constructor is; it only reads the environment (without
-/// allocating) and makes one system call.
-#[cfg(target_os = "linux")]
-extern "C" fn no_transparent_huge_pages() {
-    // SAFETY: `getenv` with a NUL-terminated name, before any thread exists;
-    // PR_SET_THP_DISABLE takes integer arguments and changes only this process's
-    // page-fault policy.
-    unsafe {
-        if libc::getenv(c"MIMALLOC_ALLOW_THP".as_ptr()).is_null() {
-            libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
-        }
-    }
-}
-
-#[cfg(target_os = "linux")]
-#[used]
-#[unsafe(link_section = ".init_array")]
-static NO_TRANSPARENT_HUGE_PAGES: extern "C" fn() = no_transparent_huge_pages;
 
 /// Translate SPIR-V modules (Vulkan shaders, OpenCL kernels) into textual LLVM IR that keeps
 /// memory-model relaxations (`!mmra`) and convergence control tokens.
@@ -988,34 +923,4 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
         print_stats(&records, total, true);
     }
     Ok(failed == 0)
-}
-
-#[cfg(test)]
-mod allocator_tests {
-    /// The option number is the bundled mimalloc's `mi_option_purge_delay`, whose default
-    /// is 1000 ms (`src/options.c`; a renumbered enum after a mimalloc update fails here).
-    #[test]
-    fn purge_delay_option_number() {
-        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
-            return;
-        }
-        // SAFETY: reading an option is always allowed.
-        let default = unsafe { libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY) };
-        assert_eq!(
-            default,
-            1000,
-            "option {} is not the purge delay",
-            super::MI_OPTION_PURGE_DELAY
-        );
-        // The neighbours are not: `deprecated_eager_commit_delay` (1) and
-        // `use_numa_nodes` (0).
-        // SAFETY: as above.
-        let (before, after) = unsafe {
-            (
-                libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY - 1),
-                libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY + 1),
-            )
-        };
-        assert_eq!((before, after), (1, 0));
-    }
 }
