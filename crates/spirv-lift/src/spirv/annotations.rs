@@ -6,7 +6,6 @@
 //! instruction took 48 bytes and its operands 64 more, and a map later held its buckets at
 //! twice the entries plus a vector per target.
 
-use crate::error::{ErrorKind, Location};
 use crate::spirv::{Inst, Op, Operand, SpvId};
 use ::spirv::Decoration;
 
@@ -24,7 +23,7 @@ pub(crate) struct Deco {
 
 impl Deco {
     /// The instruction this decoration was filed from (for the checks that read
-    /// instructions).
+    /// instructions, and for errors located at it).
     pub(crate) fn to_inst(&self) -> Inst {
         let mut operands = Vec::with_capacity(2 + self.operands.len());
         operands.push(Operand::IdRef(self.target.0));
@@ -37,25 +36,6 @@ impl Deco {
             result_id: None,
             operands,
         }
-    }
-
-    /// This decoration's instruction, for errors.
-    pub(crate) fn location(&self) -> Location {
-        Location {
-            word: Some(self.word as usize),
-            opcode: Some(super::decode::op_name(self.op)),
-            result_id: None,
-        }
-    }
-
-    /// An invalid-module error at this decoration's instruction.
-    pub(crate) fn invalid(&self, msg: String) -> crate::Error {
-        crate::Error::at(ErrorKind::InvalidModule(msg), self.location())
-    }
-
-    /// An invalid-operand error at this decoration's instruction.
-    pub(crate) fn err(&self, msg: String) -> crate::Error {
-        crate::Error::at(ErrorKind::InvalidOperand(msg), self.location())
     }
 }
 
@@ -230,7 +210,7 @@ mod tests {
         inst(Op::Decorate, ops)
     }
 
-    // Each test files what the loader would and keeps what it gives back.
+    // Each test files its instructions as the loader does, keeping what is given back.
     #[test]
     fn the_last_name_of_an_id_is_its_name() {
         let mut pre = vec![

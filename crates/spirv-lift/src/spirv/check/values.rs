@@ -188,7 +188,9 @@ impl<'m> ValueChecker<'m> {
                 (::spirv::Decoration::Alignment, Some(crate::spirv::Operand::LiteralBit32(a)))
                     if !a.is_power_of_two() =>
                 {
-                    Err(d.err(format!("alignment {a} is not a power of two")))
+                    Err(d
+                        .to_inst()
+                        .err(format!("alignment {a} is not a power of two")))
                 }
                 _ => Ok(()),
             })?;
@@ -332,7 +334,7 @@ fn check_param_attrs(t: &ValueTypes, module: &Module) -> Result<(), Error> {
             matches!(s.scalar, Scalar::Int(_) | Scalar::Bool) && s.lanes.is_none()
         });
         if t.type_of.contains_key(&target) && !int {
-            return Err(d.invalid(format!(
+            return Err(d.to_inst().invalid(format!(
                 "Zext/Sext parameter attribute on %{target}, which is not an integer"
             )));
         }
