@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rebuild the SPIR-V test corpus from the sources in shaders/ and cl-kernels/.
 #
-#   shaders/<name>.<comp|frag|vert>  -> shaders/<name>.<stage>.spv
+#   shaders/<name>.<comp|frag|vert|rgen|rchit|rahit|rint|rmiss|rcall>  -> shaders/<name>.<stage>.spv
 #       glslangValidator -V --target-env vulkan1.3, validated with spirv-val --target-env vulkan1.3
 #       --scalar-block-layout;
 #       a source line `// corpus-target-env: vulkanX.Y` selects another env for both steps
@@ -71,7 +71,8 @@ spv_version() {
 shopt -s nullglob
 
 # ---------------------------------------------------------------- GLSL shaders
-shader_srcs=(shaders/*.comp shaders/*.frag shaders/*.vert)
+shader_srcs=(shaders/*.comp shaders/*.frag shaders/*.vert shaders/*.rgen shaders/*.rchit shaders/*.rahit
+    shaders/*.rint shaders/*.rmiss shaders/*.rcall)
 mapfile -t shader_srcs < <(printf '%s\n' "${shader_srcs[@]}" | sort)
 for src in "${shader_srcs[@]}"; do
     name=$(basename "$src")

@@ -319,28 +319,25 @@ fn error_kinds_from_c() {
     let exe = build_options(tmp.path());
     // A valid module with an operation the library does not translate (SPIR-V assembly,
     // through spirv_lift_translate_text).
-    let unsupported = tmp.path().join("execute_callable.spvasm");
+    let unsupported = tmp.path().join("emit_mesh_tasks.spvasm");
     std::fs::write(
         &unsupported,
-        r#"OpCapability RayTracingKHR
-OpExtension "SPV_KHR_ray_tracing"
+        r#"OpCapability MeshShadingEXT
+OpExtension "SPV_EXT_mesh_shader"
 OpMemoryModel Logical GLSL450
-OpEntryPoint RayGenerationKHR %main "main" %data
-OpDecorate %data Location 0
+OpEntryPoint TaskEXT %main "main"
+OpExecutionMode %main LocalSize 1 1 1
 %void = OpTypeVoid
 %fn = OpTypeFunction %void
 %uint = OpTypeInt 32 0
-%uint_0 = OpConstant %uint 0
-%pdata = OpTypePointer CallableDataKHR %uint
-%data = OpVariable %pdata CallableDataKHR
+%uint_1 = OpConstant %uint 1
 %main = OpFunction %void None %fn
 %entry = OpLabel
-OpExecuteCallableKHR %uint_0 %data
-OpReturn
+OpEmitMeshTasksEXT %uint_1 %uint_1 %uint_1
 OpFunctionEnd
 "#,
     )
-    .expect("write execute_callable.spvasm");
+    .expect("write emit_mesh_tasks.spvasm");
     let exp = expected_error();
     let malformed = format!("tests/malformed/{}", exp.file);
     // (input, settings, kind, a part of the error text)
@@ -363,7 +360,7 @@ OpFunctionEnd
             s(&unsupported),
             &[],
             "UNSUPPORTED",
-            "OpExecuteCallableKHR is not supported",
+            "OpEmitMeshTasksEXT is not supported",
         ),
         (
             "tests/malformed/limit-array-nesting-600-deep.spv",

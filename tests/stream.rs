@@ -10,23 +10,22 @@ use std::process::Command;
 
 /// A valid module whose first function translates (into more text than one 64 KiB
 /// chunk of the streaming writer) and whose second uses an operation not translated yet
-/// (`OpExecuteCallableKHR` in a ray-generation shader): the failure comes after text has
-/// been streamed.
+/// (`OpEmitMeshTasksEXT` in a task shader): the failure comes after text has been
+/// streamed.
 fn fails_in_second_function() -> String {
     let mut text = String::from(
         r#"
-               OpCapability RayTracingKHR
-               OpExtension "SPV_KHR_ray_tracing"
+               OpCapability MeshShadingEXT
+               OpExtension "SPV_EXT_mesh_shader"
                OpMemoryModel Logical GLSL450
-               OpEntryPoint RayGenerationKHR %main "main" %data
-               OpDecorate %data Location 0
+               OpEntryPoint TaskEXT %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpName %helper "helper"
        %void = OpTypeVoid
          %fn = OpTypeFunction %void
        %uint = OpTypeInt 32 0
      %uint_1 = OpConstant %uint 1
-      %pdata = OpTypePointer CallableDataKHR %uint
-       %data = OpVariable %pdata CallableDataKHR
-     %helper = OpFunction %void None %fn ; printed as @_8 (no OpName)
+     %helper = OpFunction %void None %fn
          %h0 = OpLabel
 "#,
     );
@@ -41,8 +40,7 @@ fn fails_in_second_function() -> String {
                OpFunctionEnd
        %main = OpFunction %void None %fn
       %entry = OpLabel
-               OpExecuteCallableKHR %uint_1 %data
-               OpReturn
+               OpEmitMeshTasksEXT %uint_1 %uint_1 %uint_1
                OpFunctionEnd
 "#,
     );
@@ -56,11 +54,11 @@ fn failure_after_streamed_text_leaves_no_output() {
     // The library streams the first function before the second fails.
     let mut partial = Vec::new();
     let err = spirv_lift::translate_to_writer(&words, &Options::default(), &mut partial, false)
-        .expect_err("OpExecuteCallableKHR is not translated");
+        .expect_err("OpEmitMeshTasksEXT is not translated");
     assert!(err.to_string().contains("is not supported"), "{err}");
     let partial = String::from_utf8(partial).expect("UTF-8");
     assert!(
-        partial.contains("define void @_8()"),
+        partial.contains("define void @helper()"),
         "the first function was not streamed before the error ({} bytes)",
         partial.len()
     );
@@ -82,10 +80,7 @@ fn failure_after_streamed_text_leaves_no_output() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(out.stdout.is_empty(), "partial output on stdout");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("OpExecuteCallableKHR is not supported"),
-        "{err}"
-    );
+    assert!(err.contains("OpEmitMeshTasksEXT is not supported"), "{err}");
 }
 
 /// A writer that fails once `room` bytes have been written.

@@ -377,11 +377,17 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 self.emit_void(InstKind::Unreachable);
                 Ok(())
             }
-            Op::Kill | Op::TerminateInvocation => {
-                let name = if inst.op == Op::Kill {
-                    "__spirv_Kill"
-                } else {
-                    "__spirv_TerminateInvocation"
+            // Terminators that end the invocation's work here (in ray-tracing stages, the
+            // intersection is ignored or the ray's traversal ends).
+            Op::Kill
+            | Op::TerminateInvocation
+            | Op::IgnoreIntersectionKHR
+            | Op::TerminateRayKHR => {
+                let name = match inst.op {
+                    Op::Kill => "__spirv_Kill",
+                    Op::TerminateInvocation => "__spirv_TerminateInvocation",
+                    Op::IgnoreIntersectionKHR => "__spirv_IgnoreIntersectionKHR",
+                    _ => "__spirv_TerminateRayKHR",
                 };
                 self.call_builtin(inst, name, &[], None, false)?;
                 self.emit_void(InstKind::Unreachable);

@@ -139,6 +139,7 @@ fn opaque_type_error(inst: &Inst, target: Target) -> Error {
         Op::TypeEvent | Op::TypeDeviceEvent => "events",
         Op::TypeReserveId => "pipe reservation ids",
         Op::TypeQueue => "device-side enqueue queues",
+        Op::TypeAccelerationStructureKHR => "acceleration structures",
         _ => "opaque types",
     };
     let (flag, why) = if target == Target::Host {
@@ -266,6 +267,7 @@ impl Ctx<'_> {
             | Op::TypeDeviceEvent
             | Op::TypeReserveId
             | Op::TypeQueue
+            | Op::TypeAccelerationStructureKHR
                 if matches!(self.opts.target, Target::Amdgcn | Target::Host) =>
             {
                 return Err(opaque_type_error(inst, self.opts.target));

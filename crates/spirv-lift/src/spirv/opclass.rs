@@ -251,6 +251,8 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::Unreachable
         | Op::Kill
         | Op::TerminateInvocation
+        | Op::IgnoreIntersectionKHR
+        | Op::TerminateRayKHR
         | Op::FunctionCall => OpClass::Control,
         Op::Undef | Op::CopyObject | Op::CopyLogical => OpClass::Copy,
         Op::ExtInst => OpClass::ExtInst,
@@ -600,7 +602,17 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::SubgroupAvcSicGetIpeChromaModeINTEL
         | Op::SubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL
         | Op::SubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL
-        | Op::SubgroupAvcSicGetInterRawSadsINTEL => OpClass::Convergent,
+        | Op::SubgroupAvcSicGetInterRawSadsINTEL
+        // Shader calls (SPV_KHR_ray_tracing, SPV_NV_ray_tracing): the invocations that
+        // reach one together may be regrouped across it ("invocation repacking"), so
+        // it must not be made to depend on more control flow than it has.
+        | Op::TraceRayKHR
+        | Op::TraceNV
+        | Op::TraceMotionNV
+        | Op::TraceRayMotionNV
+        | Op::ExecuteCallableKHR
+        | Op::ExecuteCallableNV
+        | Op::ReportIntersectionKHR => OpClass::Convergent,
         Op::ImageTexelPointer
         | Op::ImageSampleExplicitLod
         | Op::ImageSampleDrefExplicitLod
@@ -665,7 +677,10 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::SetUserEventStatus
         | Op::CaptureEventProfilingInfo
         | Op::GetKernelWorkGroupSize
-        | Op::GetKernelPreferredWorkGroupSizeMultiple => OpClass::Builtin,
+        | Op::GetKernelPreferredWorkGroupSizeMultiple
+        | Op::IgnoreIntersectionNV
+        | Op::TerminateRayNV
+        | Op::ConvertUToAccelerationStructureKHR => OpClass::Builtin,
         _ => return None,
     })
 }
@@ -690,6 +705,15 @@ mod tests {
             || (name.starts_with("Image") && name.contains("ImplicitLod"))
             || op == Op::ImageQueryLod
             || name.starts_with("CooperativeMatrix")
+            || is_shader_call(op)
+    }
+
+    /// The shader calls of the ray-tracing extensions, by name.
+    fn is_shader_call(op: Op) -> bool {
+        let name = format!("{op:?}");
+        name.starts_with("Trace")
+            || name.starts_with("ExecuteCallable")
+            || name.starts_with("ReportIntersection")
     }
 
     #[test]

@@ -282,6 +282,7 @@ fn decl(inst: &Inst) -> Result<Option<SpvTy>, Error> {
         Op::TypeDeviceEvent => SpvTy::Opaque("spirv.DeviceEvent"),
         Op::TypeReserveId => SpvTy::Opaque("spirv.ReserveId"),
         Op::TypeQueue => SpvTy::Opaque("spirv.Queue"),
+        Op::TypeAccelerationStructureKHR => SpvTy::Opaque("spirv.AccelerationStructureKHR"),
         _ => return Ok(None),
     }))
 }
