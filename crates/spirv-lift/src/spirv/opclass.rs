@@ -19,7 +19,8 @@ use crate::error::Error;
 pub(crate) enum OpClass {
     /// No code: `OpNop`, debug lines, merge declarations, lifetime hints.
     NoCode,
-    /// `OpPhi`, branches, returns, `OpKill` / `OpTerminateInvocation`, `OpFunctionCall`.
+    /// `OpPhi`, branches, returns, `OpKill` / `OpTerminateInvocation` and the ray-tracing
+    /// terminators `OpIgnoreIntersectionKHR` / `OpTerminateRayKHR`, `OpFunctionCall`.
     Control,
     /// `OpUndef`, `OpCopyObject`, `OpCopyLogical`: values that need no computation.
     Copy,
@@ -46,8 +47,9 @@ pub(crate) enum OpClass {
     /// `llvm.assume`).
     Hint,
     /// Convergent operations other than `OpControlBarrier` (SPEC §5): group and subgroup
-    /// operations, derivatives, implicit-LOD image sampling, cooperative matrices; calls
-    /// of `__spirv_*` builtins (on amdgcn, some subgroup operations are wave intrinsics).
+    /// operations, derivatives, implicit-LOD image sampling, cooperative matrices, the
+    /// ray-tracing shader calls; calls of `__spirv_*` builtins (on amdgcn, some subgroup
+    /// operations are wave intrinsics).
     Convergent,
     /// Other instructions lowered to calls of `__spirv_*` builtins: images, bit-field
     /// operations, saturating conversions, geometry and device-side enqueue, and the rest.
