@@ -383,13 +383,9 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             | Op::TerminateInvocation
             | Op::IgnoreIntersectionKHR
             | Op::TerminateRayKHR => {
-                let name = match inst.op {
-                    Op::Kill => "__spirv_Kill",
-                    Op::TerminateInvocation => "__spirv_TerminateInvocation",
-                    Op::IgnoreIntersectionKHR => "__spirv_IgnoreIntersectionKHR",
-                    _ => "__spirv_TerminateRayKHR",
-                };
-                self.call_builtin(inst, name, &[], None, false)?;
+                // `__spirv_<Op>`, as every builtin call is named (builtins.rs).
+                let name = format!("__spirv_{}", inst.opname());
+                self.call_builtin(inst, &name, &[], None, false)?;
                 self.emit_void(InstKind::Unreachable);
                 Ok(())
             }
