@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Rebuild the SPIR-V test corpus from the sources in shaders/ and cl-kernels/.
 #
-#   shaders/<name>.<comp|frag|vert|rgen|rchit|rahit|rint|rmiss|rcall>  -> shaders/<name>.<stage>.spv
+#   shaders/<name>.<comp|frag|vert|rgen|rchit|rahit|rint|rmiss|rcall|mesh|task>
+#                                    -> shaders/<name>.<stage>.spv
 #       glslangValidator -V --target-env vulkan1.3, validated with spirv-val --target-env vulkan1.3
 #       --scalar-block-layout;
 #       a source line `// corpus-target-env: vulkanX.Y` selects another env for both steps
 #       (used to get SPIR-V 1.0/1.3 forms such as OpExecutionMode LocalSize and OpKill).
 #   cl-kernels/<name>.cl             -> cl-kernels/<name>.O0.spv and cl-kernels/<name>.O2.spv
 #       clang-15 (OpenCL C 2.0, spir64) -> llvm-spirv-15 --spirv-max-version=1.3,
+#       a source line `// corpus-clang-flags: <flags>` adding clang flags,
 #       validated with spirv-val (universal env) and, for modules of SPIR-V version <= 1.2,
 #       also spirv-val --target-env opencl2.2.
 #
@@ -72,7 +74,7 @@ shopt -s nullglob
 
 # ---------------------------------------------------------------- GLSL shaders
 shader_srcs=(shaders/*.comp shaders/*.frag shaders/*.vert shaders/*.rgen shaders/*.rchit shaders/*.rahit
-    shaders/*.rint shaders/*.rmiss shaders/*.rcall)
+    shaders/*.rint shaders/*.rmiss shaders/*.rcall shaders/*.mesh shaders/*.task)
 mapfile -t shader_srcs < <(printf '%s\n' "${shader_srcs[@]}" | sort)
 for src in "${shader_srcs[@]}"; do
     name=$(basename "$src")
@@ -105,7 +107,10 @@ for src in "${cl_srcs[@]}"; do
         bc="$tmp/$base.$opt.bc"
         out="$tmp/cl-kernels/$name"
         log="$tmp/log"
-        if ! "$CLANG" "${CL_FLAGS[@]}" "-$opt" -o "$bc" "$src" >"$log" 2>&1; then
+        # A source line `// corpus-clang-flags: …` adds clang flags (pipes.cl needs typed
+        # pointers: llvm-spirv 15 asserts on pipe builtins with opaque ones).
+        read -r -a extra < <(sed -n 's|^// corpus-clang-flags: *||p' "$src" | head -n 1) || true
+        if ! "$CLANG" "${CL_FLAGS[@]}" "${extra[@]+"${extra[@]}"}" "-$opt" -o "$bc" "$src" >"$log" 2>&1; then
             reject "cl-kernels/$name" "$CLANG -$opt" "$log"; continue
         fi
         if ! "$LLVM_SPIRV" "${SPIRV_FLAGS[@]}" "$bc" -o "$out" >"$log" 2>&1; then

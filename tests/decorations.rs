@@ -8,12 +8,16 @@ use std::collections::BTreeMap;
 use std::process::Command;
 
 /// Decorations counted: (name, number) as `spirv-dis` spells them and the SPIR-V enum.
-const CARRIED: [(&str, u32); 5] = [
+const CARRIED: [(&str, u32); 7] = [
     ("DescriptorSet", 34),
     ("Binding", 33),
     ("Location", 30),
     ("Component", 31),
     ("BuiltIn", 11),
+    // Without a literal (the count is keyed by an empty value); spirv-dis may print the
+    // NV alias of the same number.
+    ("PerPrimitiveEXT", 5271),
+    ("PerPrimitiveNV", 5271),
 ];
 
 fn dis(bytes: &[u8]) -> String {
@@ -37,9 +41,13 @@ fn from_spirv(text: &str) -> BTreeMap<(u32, String), usize> {
     let mut out = BTreeMap::new();
     for line in text.lines() {
         let toks: Vec<&str> = line.split_whitespace().collect();
-        if let ["OpDecorate", target, deco, value] = toks.as_slice()
-            && vars.contains(target)
-            && let Some((_, n)) = CARRIED.iter().find(|(d, _)| d == deco)
+        let (target, deco, value) = match toks.as_slice() {
+            ["OpDecorate", target, deco, value] => (*target, *deco, *value),
+            ["OpDecorate", target, deco] => (*target, *deco, ""),
+            _ => continue,
+        };
+        if vars.contains(target)
+            && let Some((_, n)) = CARRIED.iter().find(|(d, _)| *d == deco)
         {
             *out.entry((*n, value.to_string())).or_default() += 1;
         }
@@ -65,7 +73,10 @@ fn from_ir(ir: &str, builtin_names: &BTreeMap<String, String>) -> BTreeMap<(u32,
             if !CARRIED.iter().any(|(_, c)| *c == n) {
                 continue;
             }
-            let v = fields[1].trim_start_matches("i32 ").to_string();
+            let v = fields
+                .get(1)
+                .map_or("", |f| f.trim_start_matches("i32 "))
+                .to_string();
             // spirv-dis names built-ins; the metadata holds their numbers.
             let v = builtin_names
                 .get(&v)

@@ -50,6 +50,17 @@ pub enum Const {
     Aggregate(TypeId, Vec<ConstId>),
 }
 
+/// How an identified struct type is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StructForm {
+    /// `{ … }`.
+    Plain,
+    /// `<{ … }>`.
+    Packed,
+    /// `opaque`: no body.
+    Opaque,
+}
+
 /// A metadata operand.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MdOperand {
@@ -315,8 +326,8 @@ pub struct Module {
     pub(crate) kernels_first: bool,
     types: Vec<Type>,
     type_map: HashMap<Type, TypeId>,
-    /// Identified struct types: name, body, and whether the struct is packed.
-    structs: Vec<(String, Vec<TypeId>, bool)>,
+    /// Identified struct types: name, body, and its form.
+    structs: Vec<(String, Vec<TypeId>, StructForm)>,
     consts: Vec<Const>,
     const_map: HashMap<Const, ConstId>,
     mds: Vec<Vec<MdOperand>>,
@@ -360,8 +371,22 @@ impl Module {
 
     /// Declares a new identified struct type, packed (`<{ … }>`) or not.
     pub(crate) fn new_struct_with(&mut self, hint: &str, packed: bool) -> TypeId {
+        let form = if packed {
+            StructForm::Packed
+        } else {
+            StructForm::Plain
+        };
+        self.new_struct_form(hint, form)
+    }
+
+    /// Declares a new identified struct type without a body (`%name = type opaque`).
+    pub(crate) fn new_opaque_struct(&mut self, hint: &str) -> TypeId {
+        self.new_struct_form(hint, StructForm::Opaque)
+    }
+
+    fn new_struct_form(&mut self, hint: &str, form: StructForm) -> TypeId {
         let name = self.global_names.unique_in("struct", hint);
-        self.structs.push((name, Vec::new(), packed));
+        self.structs.push((name, Vec::new(), form));
         let idx = (self.structs.len() - 1) as u32;
         self.ty(Type::Named(idx))
     }

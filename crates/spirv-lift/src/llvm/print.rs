@@ -1,8 +1,8 @@
 //! The streaming printer: LLVM assembly into any `fmt::Write`.
 
 use super::{
-    CallConv, Const, Function, Global, Inst, InstKind, Linkage, MdOperand, Module, ParamAttr, Type,
-    TypeId, Value,
+    CallConv, Const, Function, Global, Inst, InstKind, Linkage, MdOperand, Module, ParamAttr,
+    StructForm, Type, TypeId, Value,
 };
 use std::fmt::{Result, Write};
 
@@ -49,8 +49,15 @@ pub(crate) fn write_prologue<W: Write + ?Sized>(w: &mut W, m: &Module) -> Result
     if !m.structs.is_empty() {
         writeln!(w)?;
     }
-    for (name, body, packed) in &m.structs {
-        let (open, close) = if *packed { ("<{", "}>") } else { ("{", "}") };
+    for (name, body, form) in &m.structs {
+        let (open, close) = match form {
+            StructForm::Plain => ("{", "}"),
+            StructForm::Packed => ("<{", "}>"),
+            StructForm::Opaque => {
+                writeln!(w, "%{name} = type opaque")?;
+                continue;
+            }
+        };
         write!(w, "%{name} = type {open}")?;
         write_list(w, m, body)?;
         writeln!(w, "{close}")?;

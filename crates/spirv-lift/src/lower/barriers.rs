@@ -5,9 +5,11 @@
 
 use super::func::FnCtx;
 use super::semantics::{ordering, sync_scope};
+use super::types::addrspace;
 use crate::Target;
 use crate::error::Error;
 use crate::llvm::{InstKind, Ordering, SyncScope, Type};
+use crate::mmra::Tag;
 use crate::spirv::opclass::BarrierOperands;
 use crate::spirv::{Inst, Op};
 use ::spirv::Scope;
@@ -90,6 +92,35 @@ impl FnCtx<'_, '_> {
         if acquires {
             self.fence(Ordering::Acquire, scope, sem);
         }
+        Ok(())
+    }
+
+    /// `OpEmitMeshTasksEXT` (a terminator of task shaders): it is also an
+    /// `OpControlBarrier` with Workgroup scopes and WorkgroupMemory | AcquireRelease
+    /// semantics, and nothing after it has an effect. So: a release fence at workgroup
+    /// scope (tagged for workgroup memory and the task payload, which the mesh shaders
+    /// read), the convergent call `__spirv_EmitMeshTasksEXT(x, y, z[, payload])`, then
+    /// `unreachable`.
+    pub(super) fn emit_mesh_tasks(&mut self, inst: &Inst) -> Result<(), Error> {
+        use ::spirv::MemorySemantics as M;
+        let sem = (M::WORKGROUP_MEMORY | M::ACQUIRE_RELEASE).bits();
+        let scope = sync_scope(Scope::Workgroup as u32, self.cx.opts.target);
+        let mut tags = self.cx.sync_tags(sem, true);
+        if let Ok(a) = addrspace(
+            ::spirv::StorageClass::TaskPayloadWorkgroupEXT,
+            self.cx.opts.target,
+        ) {
+            tags.insert(Tag::new("sync-as", a.to_string()));
+        }
+        self.emit_void_tagged(
+            InstKind::Fence {
+                ord: Ordering::Release,
+                scope,
+            },
+            &tags,
+        );
+        self.lower_generic_builtin(inst)?;
+        self.emit_void(InstKind::Unreachable);
         Ok(())
     }
 }

@@ -164,6 +164,8 @@ impl FnCtx<'_, '_> {
                 ))
             }
             SpvTy::Opaque(name) => MTy::Named(name.replace('.', "_").replace("spirv_", "__spirv_")),
+            SpvTy::Pipe { access } => MTy::Named(format!("__spirv_Pipe__{access}")),
+            SpvTy::OpaqueStruct => MTy::Named(self.struct_mangle_name(ty)),
             SpvTy::Matrix { .. }
             | SpvTy::Array { .. }
             | SpvTy::RuntimeArray { .. }

@@ -389,6 +389,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 self.emit_void(InstKind::Unreachable);
                 Ok(())
             }
+            Op::EmitMeshTasksEXT => self.emit_mesh_tasks(inst),
             Op::FunctionCall => self.lower_call(inst),
             _ => Err(inst.unsupported()),
         }

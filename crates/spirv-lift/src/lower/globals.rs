@@ -184,6 +184,11 @@ impl Ctx<'_> {
                     | D::Aliased
                     | D::Coherent
                     | D::Volatile
+                    // Mesh-shader interfaces: which outputs are per primitive, per view.
+                    | D::PerPrimitiveEXT
+                    | D::PerViewNV
+                    | D::PerTaskNV
+                    | D::PerVertexKHR
             );
             if !carried {
                 continue;

@@ -102,6 +102,7 @@ pub fn addrspace(sc: StorageClass, target: Target) -> Result<u32, Error> {
             S::HitAttributeKHR => 27,
             S::IncomingRayPayloadKHR => 28,
             S::ShaderRecordBufferKHR => 29,
+            S::HitObjectAttributeNV | S::HitObjectAttributeEXT => 30,
             _ => return Err(unsupported()),
         },
         Target::Amdgcn => match sc {
@@ -140,6 +141,9 @@ fn opaque_type_error(inst: &Inst, target: Target) -> Error {
         Op::TypeReserveId => "pipe reservation ids",
         Op::TypeQueue => "device-side enqueue queues",
         Op::TypeAccelerationStructureKHR => "acceleration structures",
+        Op::TypeRayQueryKHR => "ray queries",
+        Op::TypeHitObjectNV | Op::TypeHitObjectEXT => "hit objects",
+        Op::TypePipe | Op::TypePipeStorage => "pipes",
         _ => "opaque types",
     };
     let (flag, why) = if target == Target::Host {
@@ -268,6 +272,11 @@ impl Ctx<'_> {
             | Op::TypeReserveId
             | Op::TypeQueue
             | Op::TypeAccelerationStructureKHR
+            | Op::TypeRayQueryKHR
+            | Op::TypeHitObjectNV
+            | Op::TypeHitObjectEXT
+            | Op::TypePipe
+            | Op::TypePipeStorage
                 if matches!(self.opts.target, Target::Amdgcn | Target::Host) =>
             {
                 return Err(opaque_type_error(inst, self.opts.target));
@@ -361,6 +370,23 @@ impl Ctx<'_> {
             SpvTy::Opaque(name) => self
                 .m
                 .ty(Type::Target((*name).into(), Vec::new(), Vec::new())),
+            // Named after the type's literal name (`OpName` of the id if it has none).
+            SpvTy::OpaqueStruct => {
+                let hint = match inst.string(0) {
+                    Ok(s) if !s.is_empty() => s.to_string(),
+                    _ => {
+                        let id = inst.rid()?;
+                        self.names
+                            .get(id)
+                            .map_or_else(|| format!("_{id}"), str::to_string)
+                    }
+                };
+                self.m.new_opaque_struct(&hint)
+            }
+            &SpvTy::Pipe { access } => {
+                self.m
+                    .ty(Type::Target("spirv.Pipe".into(), Vec::new(), vec![access]))
+            }
         };
         let id = inst.rid()?.as_type();
         if !self.types.set(&spv.types, id, TypeInfo { llvm, len }) {

@@ -312,10 +312,18 @@ impl Fold<'_> {
                 return self.insert(composite, &lits, object);
             }
             Op::Select => {
-                let (c, _) = self.scalar(id(0, "operand")?)?;
+                let cond = id(0, "condition")?;
+                if let Some(ty) = self.c.value(cond).and_then(|(_, at)| self.c.ty_at(at))
+                    && let Some(SpvTy::Vector { .. }) = self.c.types.get(ty)
+                {
+                    return self.select_lanes(&ids, rty);
+                }
+                let (c, _) = self.scalar(cond)?;
                 let pick = if c & 1 == 1 { ids.get(1) } else { ids.get(2) };
                 return self.constant(*pick.ok_or_else(|| inst.err("missing operand"))?);
             }
+            Op::QuantizeToF16 => return self.quantize(id(0, "operand")?, rty),
+            Op::Bitcast => return self.bitcast(id(0, "operand")?, rty),
             Op::FConvert => return self.fconvert(id(0, "operand")?, rty),
             Op::UConvert | Op::SConvert => {
                 let (a, w) = self.scalar(id(0, "operand")?)?;
@@ -588,6 +596,100 @@ impl Fold<'_> {
             value = ConstValue::Folded(Box::new(Folded { ty, elems }));
         }
         Ok(value)
+    }
+
+    /// `OpSelect` with a vector condition: lane `i` from the first object where lane `i`
+    /// of the condition is true, from the second where it is false.
+    fn select_lanes(&self, ids: &[SpvId], rty: SpvTypeId) -> Result<ConstValue, Error> {
+        let inst = self.inst;
+        let (cond, cty) = self.composite_elements(ids.first())?;
+        let (a, _) = self.composite_elements(ids.get(1))?;
+        let (b, _) = self.composite_elements(ids.get(2))?;
+        if a.len() != cond.len() || b.len() != cond.len() {
+            return Err(inst.err("operands of different lengths"));
+        }
+        let mut lanes = Vec::with_capacity(cond.len());
+        for ((c, x), y) in cond.iter().zip(a).zip(b) {
+            let (c, _) = self.lane_int(c, cty)?;
+            lanes.push(if c & 1 == 1 { x } else { y });
+        }
+        Ok(ConstValue::Folded(Box::new(Folded {
+            ty: rty,
+            elems: lanes,
+        })))
+    }
+
+    /// A 32-bit float constant's value (`Float` or a null), for the float operations.
+    fn f32_of(&self, v: &ConstValue, ty: Option<SpvTypeId>) -> Result<f32, Error> {
+        let (v, ty) = self.resolve(v, ty);
+        let is_f32 = matches!(
+            ty.and_then(|t| self.c.types.get(t)),
+            Some(SpvTy::Float {
+                width: 32,
+                encoded: false
+            })
+        );
+        match v.as_ref() {
+            ConstValue::Float(bits) if is_f32 => Ok(f32::from_bits(*bits as u32)),
+            ConstValue::Null if is_f32 => Ok(0.0),
+            _ => Err(self
+                .inst
+                .unsupported_form("cannot fold QuantizeToF16 of this constant")),
+        }
+    }
+
+    /// `OpQuantizeToF16` of the constant `id` (a 32-bit float or a vector of them), as
+    /// the lowering computes it at run time: rounded to the nearest half (ties to
+    /// even), a value too small for a normal half becomes ±0, infinities and NaNs stay.
+    fn quantize(&self, id: SpvId, rty: SpvTypeId) -> Result<ConstValue, Error> {
+        let q = |x: f32| -> ConstValue {
+            let h = f64_to_half_bits(f64::from(x)) as u16;
+            let h = if h & 0x7c00 == 0 { h & 0x8000 } else { h };
+            ConstValue::Float(u64::from((half_to_f64(h) as f32).to_bits()))
+        };
+        match self.c.types.get(rty) {
+            Some(&SpvTy::Vector { elem, .. }) => {
+                let (lanes, _) = self.composite_elements(Some(&id))?;
+                let elems = lanes
+                    .iter()
+                    .map(|l| self.f32_of(l, Some(elem)).map(q))
+                    .collect::<Result<Vec<_>, Error>>()?;
+                Ok(ConstValue::Folded(Box::new(Folded { ty: rty, elems })))
+            }
+            _ => {
+                let v = self.constant(id)?;
+                Ok(q(self.f32_of(&v, None)?))
+            }
+        }
+    }
+
+    /// `OpBitcast` of a scalar constant to a scalar type of the same width: the bit
+    /// pattern kept, read as the new type.
+    fn bitcast(&self, id: SpvId, rty: SpvTypeId) -> Result<ConstValue, Error> {
+        let inst = self.inst;
+        let src = self.constant(id)?;
+        let (v, ty) = self.resolve(&src, None);
+        let from = ty.and_then(|t| self.c.types.get(t));
+        let bits = match (v.as_ref(), from) {
+            (
+                ConstValue::Int(b) | ConstValue::Float(b),
+                Some(SpvTy::Int { .. } | SpvTy::Float { .. }),
+            ) => *b,
+            (ConstValue::Null, Some(SpvTy::Int { .. } | SpvTy::Float { .. })) => 0,
+            _ => return Err(inst.unsupported_form("cannot fold Bitcast of this constant")),
+        };
+        let width = |t: Option<&SpvTy>| match t {
+            Some(SpvTy::Int { width, .. } | SpvTy::Float { width, .. }) => Some(*width),
+            _ => None,
+        };
+        let to = self.c.types.get(rty);
+        if width(from) != width(to) || width(to).is_none() {
+            return Err(inst.unsupported_form("cannot fold Bitcast to this type"));
+        }
+        Ok(match to {
+            Some(SpvTy::Float { .. }) => ConstValue::Float(bits),
+            _ => ConstValue::Int(bits),
+        })
     }
 
     /// `OpFConvert` of the constant `id` to type `rty`.

@@ -953,6 +953,32 @@ pub fn is_type_op(op: Op) -> bool {
             | Op::TypeCooperativeMatrixKHR
             | Op::TypeAccelerationStructureKHR
             | Op::TypeRayQueryKHR
+            | Op::TypeTensorARM
+            | Op::TypeGraphARM
+            | Op::TypeNodePayloadArrayAMDX
+            | Op::TypeBufferEXT
+            | Op::TypeHitObjectNV
+            | Op::TypeVectorIdEXT
+            | Op::TypeHitObjectEXT
+            | Op::TypeCooperativeMatrixNV
+            | Op::TypeTensorLayoutNV
+            | Op::TypeTensorViewNV
+            | Op::TypeVmeImageINTEL
+            | Op::TypeAvcImePayloadINTEL
+            | Op::TypeAvcRefPayloadINTEL
+            | Op::TypeAvcSicPayloadINTEL
+            | Op::TypeAvcMcePayloadINTEL
+            | Op::TypeAvcMceResultINTEL
+            | Op::TypeAvcImeResultINTEL
+            | Op::TypeAvcImeResultSingleReferenceStreamoutINTEL
+            | Op::TypeAvcImeResultDualReferenceStreamoutINTEL
+            | Op::TypeAvcImeSingleReferenceStreaminINTEL
+            | Op::TypeAvcImeDualReferenceStreaminINTEL
+            | Op::TypeAvcRefResultINTEL
+            | Op::TypeAvcSicResultINTEL
+            | Op::TypeBufferSurfaceINTEL
+            | Op::TypeStructContinuedINTEL
+            | Op::TypeTaskSequenceALTERA
     )
 }
 

@@ -227,7 +227,9 @@ pub(crate) fn atomic(op: Op) -> Option<Atomic> {
 
 /// Whether calls lowered from this opcode are convergent (SPEC §5's list).
 pub(crate) fn is_convergent(op: Op) -> bool {
-    op == Op::ControlBarrier || class(op) == Some(OpClass::Convergent)
+    // `OpEmitMeshTasksEXT` is a terminator (class Control) that is also a workgroup
+    // control barrier.
+    op == Op::ControlBarrier || op == Op::EmitMeshTasksEXT || class(op) == Some(OpClass::Convergent)
 }
 
 /// The class of an opcode in a function body; `None` for opcodes that are not translated
@@ -243,7 +245,9 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::SelectionMerge
         | Op::LoopMerge
         | Op::LifetimeStart
-        | Op::LifetimeStop => OpClass::NoCode,
+        | Op::LifetimeStop
+        // SPV_INTEL_unstructured_loop_controls: a loop-unrolling hint, like OpLoopMerge's.
+        | Op::LoopControlINTEL => OpClass::NoCode,
         Op::Phi
         | Op::Branch
         | Op::BranchConditional
@@ -255,6 +259,7 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::TerminateInvocation
         | Op::IgnoreIntersectionKHR
         | Op::TerminateRayKHR
+        | Op::EmitMeshTasksEXT
         | Op::FunctionCall => OpClass::Control,
         Op::Undef | Op::CopyObject | Op::CopyLogical => OpClass::Copy,
         Op::ExtInst => OpClass::ExtInst,
@@ -614,7 +619,26 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::TraceRayMotionNV
         | Op::ExecuteCallableKHR
         | Op::ExecuteCallableNV
-        | Op::ReportIntersectionKHR => OpClass::Convergent,
+        | Op::ReportIntersectionKHR
+        // Hit objects (SPV_NV_shader_invocation_reorder, SPV_EXT_shader_invocation_reorder):
+        // tracing a ray into one and executing its shader are shader calls; reordering
+        // regroups the invocations on purpose.
+        | Op::HitObjectExecuteShaderEXT
+        | Op::HitObjectExecuteShaderNV
+        | Op::HitObjectReorderExecuteShaderEXT
+        | Op::HitObjectTraceMotionReorderExecuteEXT
+        | Op::HitObjectTraceRayEXT
+        | Op::HitObjectTraceRayMotionEXT
+        | Op::HitObjectTraceRayMotionNV
+        | Op::HitObjectTraceRayNV
+        | Op::HitObjectTraceReorderExecuteEXT
+        | Op::ReorderThreadWithHintNV
+        | Op::ReorderThreadWithHitObjectNV
+        | Op::ReorderThreadWithHintEXT
+        | Op::ReorderThreadWithHitObjectEXT
+        // Mesh shaders (SPV_EXT_mesh_shader): the workgroup's first invocation's operands
+        // count, and every invocation executes it once in uniform control flow.
+        | Op::SetMeshOutputsEXT => OpClass::Convergent,
         Op::ImageTexelPointer
         | Op::ImageSampleExplicitLod
         | Op::ImageSampleDrefExplicitLod
@@ -667,7 +691,6 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::ReadClockKHR
         | Op::BeginInvocationInterlockEXT
         | Op::EndInvocationInterlockEXT
-        | Op::SetMeshOutputsEXT
         | Op::ConvertFToBF16INTEL
         | Op::ConvertBF16ToFINTEL
         | Op::GetDefaultQueue
@@ -682,7 +705,117 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::GetKernelPreferredWorkGroupSizeMultiple
         | Op::IgnoreIntersectionNV
         | Op::TerminateRayNV
-        | Op::ConvertUToAccelerationStructureKHR => OpClass::Builtin,
+        | Op::ConvertUToAccelerationStructureKHR
+        // Ray queries (SPV_KHR_ray_query), the rest of the hit-object operations,
+        // SPV_AMD_shader_fragment_mask, SPV_NV_mesh_shader's index packing, OpenCL pipes.
+        | Op::CommitReadPipe
+        | Op::CommitWritePipe
+        | Op::CreatePipeFromPipeStorage
+        | Op::FragmentFetchAMD
+        | Op::FragmentMaskFetchAMD
+        | Op::GetMaxPipePackets
+        | Op::GetNumPipePackets
+        | Op::HitObjectGetAttributesEXT
+        | Op::HitObjectGetAttributesNV
+        | Op::HitObjectGetClusterIdNV
+        | Op::HitObjectGetCurrentTimeEXT
+        | Op::HitObjectGetCurrentTimeNV
+        | Op::HitObjectGetGeometryIndexEXT
+        | Op::HitObjectGetGeometryIndexNV
+        | Op::HitObjectGetHitKindEXT
+        | Op::HitObjectGetHitKindNV
+        | Op::HitObjectGetInstanceCustomIndexEXT
+        | Op::HitObjectGetInstanceCustomIndexNV
+        | Op::HitObjectGetInstanceIdEXT
+        | Op::HitObjectGetInstanceIdNV
+        | Op::HitObjectGetIntersectionTriangleVertexPositionsEXT
+        | Op::HitObjectGetLSSPositionsNV
+        | Op::HitObjectGetLSSRadiiNV
+        | Op::HitObjectGetObjectRayDirectionEXT
+        | Op::HitObjectGetObjectRayDirectionNV
+        | Op::HitObjectGetObjectRayOriginEXT
+        | Op::HitObjectGetObjectRayOriginNV
+        | Op::HitObjectGetObjectToWorldEXT
+        | Op::HitObjectGetObjectToWorldNV
+        | Op::HitObjectGetPrimitiveIndexEXT
+        | Op::HitObjectGetPrimitiveIndexNV
+        | Op::HitObjectGetRayFlagsEXT
+        | Op::HitObjectGetRayTMaxEXT
+        | Op::HitObjectGetRayTMaxNV
+        | Op::HitObjectGetRayTMinEXT
+        | Op::HitObjectGetRayTMinNV
+        | Op::HitObjectGetShaderBindingTableRecordIndexEXT
+        | Op::HitObjectGetShaderBindingTableRecordIndexNV
+        | Op::HitObjectGetShaderRecordBufferHandleEXT
+        | Op::HitObjectGetShaderRecordBufferHandleNV
+        | Op::HitObjectGetSpherePositionNV
+        | Op::HitObjectGetSphereRadiusNV
+        | Op::HitObjectGetWorldRayDirectionEXT
+        | Op::HitObjectGetWorldRayDirectionNV
+        | Op::HitObjectGetWorldRayOriginEXT
+        | Op::HitObjectGetWorldRayOriginNV
+        | Op::HitObjectGetWorldToObjectEXT
+        | Op::HitObjectGetWorldToObjectNV
+        | Op::HitObjectIsEmptyEXT
+        | Op::HitObjectIsEmptyNV
+        | Op::HitObjectIsHitEXT
+        | Op::HitObjectIsHitNV
+        | Op::HitObjectIsLSSHitNV
+        | Op::HitObjectIsMissEXT
+        | Op::HitObjectIsMissNV
+        | Op::HitObjectIsSphereHitNV
+        | Op::HitObjectRecordEmptyEXT
+        | Op::HitObjectRecordEmptyNV
+        | Op::HitObjectRecordFromQueryEXT
+        | Op::HitObjectRecordHitMotionNV
+        | Op::HitObjectRecordHitNV
+        | Op::HitObjectRecordHitWithIndexMotionNV
+        | Op::HitObjectRecordHitWithIndexNV
+        | Op::HitObjectRecordMissEXT
+        | Op::HitObjectRecordMissMotionEXT
+        | Op::HitObjectRecordMissMotionNV
+        | Op::HitObjectRecordMissNV
+        | Op::HitObjectSetShaderBindingTableRecordIndexEXT
+        | Op::IsValidReserveId
+        | Op::RayQueryConfirmIntersectionKHR
+        | Op::RayQueryGenerateIntersectionKHR
+        | Op::RayQueryGetIntersectionBarycentricsKHR
+        | Op::RayQueryGetIntersectionCandidateAABBOpaqueKHR
+        | Op::RayQueryGetIntersectionClusterIdNV
+        | Op::RayQueryGetIntersectionFrontFaceKHR
+        | Op::RayQueryGetIntersectionGeometryIndexKHR
+        | Op::RayQueryGetIntersectionInstanceCustomIndexKHR
+        | Op::RayQueryGetIntersectionInstanceIdKHR
+        | Op::RayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR
+        | Op::RayQueryGetIntersectionLSSHitValueNV
+        | Op::RayQueryGetIntersectionLSSPositionsNV
+        | Op::RayQueryGetIntersectionLSSRadiiNV
+        | Op::RayQueryGetIntersectionObjectRayDirectionKHR
+        | Op::RayQueryGetIntersectionObjectRayOriginKHR
+        | Op::RayQueryGetIntersectionObjectToWorldKHR
+        | Op::RayQueryGetIntersectionPrimitiveIndexKHR
+        | Op::RayQueryGetIntersectionSpherePositionNV
+        | Op::RayQueryGetIntersectionSphereRadiusNV
+        | Op::RayQueryGetIntersectionTKHR
+        | Op::RayQueryGetIntersectionTriangleVertexPositionsKHR
+        | Op::RayQueryGetIntersectionTypeKHR
+        | Op::RayQueryGetIntersectionWorldToObjectKHR
+        | Op::RayQueryGetRayFlagsKHR
+        | Op::RayQueryGetRayTMinKHR
+        | Op::RayQueryGetWorldRayDirectionKHR
+        | Op::RayQueryGetWorldRayOriginKHR
+        | Op::RayQueryInitializeKHR
+        | Op::RayQueryIsLSSHitNV
+        | Op::RayQueryIsSphereHitNV
+        | Op::RayQueryProceedKHR
+        | Op::RayQueryTerminateKHR
+        | Op::ReadPipe
+        | Op::ReserveReadPipePackets
+        | Op::ReserveWritePipePackets
+        | Op::ReservedReadPipe
+        | Op::ReservedWritePipe
+        | Op::WritePackedPrimitiveIndices4x8NV
+        | Op::WritePipe => OpClass::Builtin,
         _ => return None,
     })
 }
@@ -710,12 +843,18 @@ mod tests {
             || is_shader_call(op)
     }
 
-    /// The shader calls of the ray-tracing extensions, by name.
+    /// The shader calls of the ray-tracing extensions, the invocation reordering and
+    /// the mesh-shader workgroup operations, by name.
     fn is_shader_call(op: Op) -> bool {
         let name = format!("{op:?}");
         name.starts_with("Trace")
             || name.starts_with("ExecuteCallable")
             || name.starts_with("ReportIntersection")
+            || (name.starts_with("HitObject")
+                && (name.contains("Trace") || name.contains("Execute")))
+            || name.starts_with("ReorderThread")
+            || name.starts_with("SetMeshOutputs")
+            || name.starts_with("EmitMeshTasks")
     }
 
     #[test]

@@ -58,3 +58,14 @@ fn decoding_again_from_other_words_is_an_error() {
     }
     assert!(streamed.decode_function(i, &words).is_ok());
 }
+
+/// Every opcode the grammar names `OpType…` declares a type (`OpTypeForwardPointer`
+/// included), so a pointer to a type the lowering does not support is refused at that
+/// type, not reported as "not a type".
+#[test]
+fn every_type_declaration_is_a_type_op() {
+    for op in super::known_ops() {
+        let named = format!("{op:?}").starts_with("Type");
+        assert_eq!(super::is_type_op(op), named, "{op:?}");
+    }
+}

@@ -83,6 +83,10 @@ pub enum SpvTy {
     SampledImage { image: SpvTypeId },
     /// Other opaque types (sampler, event, …), by target type name.
     Opaque(&'static str),
+    /// `OpTypePipe`: its access qualifier (0 read, 1 write, 2 read-write).
+    Pipe { access: u32 },
+    /// `OpTypeOpaque`: a named type without a body, only ever a pointee.
+    OpaqueStruct,
 }
 
 /// One declaration: its structure (or why it could not be read) and its position among
@@ -283,6 +287,21 @@ fn decl(inst: &Inst) -> Result<Option<SpvTy>, Error> {
         Op::TypeReserveId => SpvTy::Opaque("spirv.ReserveId"),
         Op::TypeQueue => SpvTy::Opaque("spirv.Queue"),
         Op::TypeAccelerationStructureKHR => SpvTy::Opaque("spirv.AccelerationStructureKHR"),
+        Op::TypeRayQueryKHR => SpvTy::Opaque("spirv.RayQueryKHR"),
+        Op::TypeOpaque => SpvTy::OpaqueStruct,
+        Op::TypeHitObjectNV => SpvTy::Opaque("spirv.HitObjectNV"),
+        Op::TypeHitObjectEXT => SpvTy::Opaque("spirv.HitObjectEXT"),
+        Op::TypePipeStorage => SpvTy::Opaque("spirv.PipeStorage"),
+        Op::TypePipe => SpvTy::Pipe {
+            access: match inst.operand(0)? {
+                Operand::AccessQualifier(a) => *a as u32,
+                other => {
+                    return Err(inst.err(format!(
+                        "operand 0 is {other:?}, expected an access qualifier"
+                    )));
+                }
+            },
+        },
         _ => return Ok(None),
     }))
 }

@@ -224,7 +224,9 @@ fn check_type(g: &mut Globals, types: &Types, inst: &Inst) -> Result<(), Error> 
         return Ok(());
     }
     let facts = match types.of(inst).transpose()? {
-        None | Some(SpvTy::Opaque(_)) => leaf(Class::Other),
+        None | Some(SpvTy::Opaque(_) | SpvTy::Pipe { .. } | SpvTy::OpaqueStruct) => {
+            leaf(Class::Other)
+        }
         Some(SpvTy::Void) => leaf(Class::Void),
         Some(SpvTy::Bool | SpvTy::Float { .. }) => leaf(Class::Scalar),
         Some(SpvTy::Int { .. }) => leaf(Class::Scalar),
