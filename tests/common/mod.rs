@@ -267,7 +267,8 @@ pub fn oracle_threads() -> usize {
 
 /// The first declaration of an opaque type the amdgcn profile refuses (`OpTypeImage`,
 /// `OpTypeSampler`, `OpTypeSampledImage`, `OpTypeEvent`, `OpTypeDeviceEvent`,
-/// `OpTypeReserveId`, `OpTypeQueue`) in a module's words: its word offset and opcode name
+/// `OpTypeReserveId`, `OpTypeQueue`, `OpTypePipe`, `OpTypePipeStorage`, the ray-query,
+/// hit-object and acceleration-structure types) in a module's words: its word offset and opcode name
 /// (as the library spells it, without `Op`). A raw walk over the instructions, independent
 /// of the translator's decoder.
 pub fn first_opaque_type(words: &[u32]) -> Option<(usize, &'static str)> {
@@ -282,6 +283,12 @@ pub fn first_opaque_type(words: &[u32]) -> Option<(usize, &'static str)> {
             35 => Some("TypeDeviceEvent"),
             36 => Some("TypeReserveId"),
             37 => Some("TypeQueue"),
+            38 => Some("TypePipe"),
+            322 => Some("TypePipeStorage"),
+            4472 => Some("TypeRayQueryKHR"),
+            5281 => Some("TypeHitObjectNV"),
+            5313 => Some("TypeHitObjectEXT"),
+            5341 => Some("TypeAccelerationStructureKHR"),
             _ => None,
         };
         if let Some(name) = name {
