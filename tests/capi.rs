@@ -319,25 +319,28 @@ fn error_kinds_from_c() {
     let exe = build_options(tmp.path());
     // A valid module with an operation the library does not translate (SPIR-V assembly,
     // through spirv_lift_translate_text).
-    let unsupported = tmp.path().join("emit_mesh_tasks.spvasm");
+    let unsupported = tmp.path().join("depth_attachment_read.spvasm");
     std::fs::write(
         &unsupported,
-        r#"OpCapability MeshShadingEXT
-OpExtension "SPV_EXT_mesh_shader"
+        r#"OpCapability Shader
+OpCapability TileImageDepthReadAccessEXT
+OpExtension "SPV_EXT_shader_tile_image"
 OpMemoryModel Logical GLSL450
-OpEntryPoint TaskEXT %main "main"
-OpExecutionMode %main LocalSize 1 1 1
+OpEntryPoint Fragment %main "main"
+OpExecutionMode %main OriginUpperLeft
 %void = OpTypeVoid
 %fn = OpTypeFunction %void
 %uint = OpTypeInt 32 0
 %uint_1 = OpConstant %uint 1
+%float = OpTypeFloat 32
 %main = OpFunction %void None %fn
 %entry = OpLabel
-OpEmitMeshTasksEXT %uint_1 %uint_1 %uint_1
+%d = OpDepthAttachmentReadEXT %float
+OpReturn
 OpFunctionEnd
 "#,
     )
-    .expect("write emit_mesh_tasks.spvasm");
+    .expect("write depth_attachment_read.spvasm");
     let exp = expected_error();
     let malformed = format!("tests/malformed/{}", exp.file);
     // (input, settings, kind, a part of the error text)
@@ -360,7 +363,7 @@ OpFunctionEnd
             s(&unsupported),
             &[],
             "UNSUPPORTED",
-            "OpEmitMeshTasksEXT is not supported",
+            "OpDepthAttachmentReadEXT is not supported",
         ),
         (
             "tests/malformed/limit-array-nesting-600-deep.spv",

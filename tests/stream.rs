@@ -10,21 +10,23 @@ use std::process::Command;
 
 /// A valid module whose first function translates (into more text than one 64 KiB
 /// chunk of the streaming writer) and whose second uses an operation not translated yet
-/// (`OpEmitMeshTasksEXT` in a task shader): the failure comes after text has been
+/// (`OpDepthAttachmentReadEXT`, SPV_EXT_shader_tile_image, in a fragment shader): the failure comes after text has been
 /// streamed.
 fn fails_in_second_function() -> String {
     let mut text = String::from(
         r#"
-               OpCapability MeshShadingEXT
-               OpExtension "SPV_EXT_mesh_shader"
+               OpCapability Shader
+OpCapability TileImageDepthReadAccessEXT
+               OpExtension "SPV_EXT_shader_tile_image"
                OpMemoryModel Logical GLSL450
-               OpEntryPoint TaskEXT %main "main"
-               OpExecutionMode %main LocalSize 1 1 1
+               OpEntryPoint Fragment %main "main"
+               OpExecutionMode %main OriginUpperLeft
                OpName %helper "helper"
        %void = OpTypeVoid
          %fn = OpTypeFunction %void
        %uint = OpTypeInt 32 0
      %uint_1 = OpConstant %uint 1
+      %float = OpTypeFloat 32
      %helper = OpFunction %void None %fn
          %h0 = OpLabel
 "#,
@@ -40,7 +42,8 @@ fn fails_in_second_function() -> String {
                OpFunctionEnd
        %main = OpFunction %void None %fn
       %entry = OpLabel
-               OpEmitMeshTasksEXT %uint_1 %uint_1 %uint_1
+          %d = OpDepthAttachmentReadEXT %float
+               OpReturn
                OpFunctionEnd
 "#,
     );
@@ -54,7 +57,7 @@ fn failure_after_streamed_text_leaves_no_output() {
     // The library streams the first function before the second fails.
     let mut partial = Vec::new();
     let err = spirv_lift::translate_to_writer(&words, &Options::default(), &mut partial, false)
-        .expect_err("OpEmitMeshTasksEXT is not translated");
+        .expect_err("OpDepthAttachmentReadEXT is not translated");
     assert!(err.to_string().contains("is not supported"), "{err}");
     let partial = String::from_utf8(partial).expect("UTF-8");
     assert!(
@@ -80,7 +83,10 @@ fn failure_after_streamed_text_leaves_no_output() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(out.stdout.is_empty(), "partial output on stdout");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("OpEmitMeshTasksEXT is not supported"), "{err}");
+    assert!(
+        err.contains("OpDepthAttachmentReadEXT is not supported"),
+        "{err}"
+    );
 }
 
 /// A writer that fails once `room` bytes have been written.
