@@ -262,32 +262,25 @@ impl Ctx<'_> {
     /// Lowers one `OpType…` instruction: gives the module's declaration of the type
     /// ([`crate::spirv::Types`]) its LLVM type.
     pub(crate) fn lower_type(&mut self, inst: &Inst) -> Result<(), Error> {
-        match inst.op {
-            Op::TypeForwardPointer => return self.forward_pointer(inst),
-            Op::TypeImage
-            | Op::TypeSampledImage
-            | Op::TypeSampler
-            | Op::TypeEvent
-            | Op::TypeDeviceEvent
-            | Op::TypeReserveId
-            | Op::TypeQueue
-            | Op::TypeAccelerationStructureKHR
-            | Op::TypeRayQueryKHR
-            | Op::TypeHitObjectNV
-            | Op::TypeHitObjectEXT
-            | Op::TypePipe
-            | Op::TypePipeStorage
-                if matches!(self.opts.target, Target::Amdgcn | Target::Host) =>
-            {
-                return Err(opaque_type_error(inst, self.opts.target));
-            }
-            _ => {}
+        if inst.op == Op::TypeForwardPointer {
+            return self.forward_pointer(inst);
         }
         let spv = self.spv;
         let Some(decl) = spv.types.of(inst) else {
             return Err(inst.unsupported());
         };
         let decl = decl?;
+        // Every type written as `target("spirv.…")` exists only for LLVM's SPIR-V backend.
+        if matches!(
+            decl,
+            SpvTy::Image { .. }
+                | SpvTy::SampledImage { .. }
+                | SpvTy::Opaque(_)
+                | SpvTy::Pipe { .. }
+        ) && matches!(self.opts.target, Target::Amdgcn | Target::Host)
+        {
+            return Err(opaque_type_error(inst, self.opts.target));
+        }
         let mut len = 0;
         let llvm = match decl {
             SpvTy::Void => self.m.ty(Type::Void),
