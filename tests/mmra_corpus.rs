@@ -118,6 +118,16 @@ fn spirv_facts(dis: &str) -> SpirvFacts {
                     }
                 }
             }
+            // SPV_EXT_mesh_shader: also an OpControlBarrier with WorkgroupMemory |
+            // AcquireRelease (0x100 | 0x8), after which nothing runs, so only its
+            // release fence; it also orders the task payload (TaskPayloadWorkgroupEXT,
+            // address space 23), which the mesh shaders read.
+            "OpEmitMeshTasksEXT" => {
+                let mut set = expected_sync_as(0x100 | 0x8);
+                set.push("23".to_string());
+                set.sort();
+                facts.fences.push(set);
+            }
             _ => {}
         }
     }
