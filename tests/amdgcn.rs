@@ -11,8 +11,13 @@ use std::process::Command;
 
 /// Every corpus module the amdgcn profile refuses, with its first opaque type declaration
 /// (word offset, opcode): where the error must point.
-const REFUSED: [(&str, usize, &str); 13] = [
+const REFUSED: [(&str, usize, &str); 14] = [
     ("shaders/vk10_image_filter.comp.spv", 145, "TypeImage"),
+    (
+        "shaders/coopmat_nv.comp.spv",
+        260,
+        "TypeCooperativeMatrixNV",
+    ),
     ("shaders/ray_query.comp.spv", 203, "TypeRayQueryKHR"),
     ("cl-kernels/pipes.O0.spv", 318, "TypePipe"),
     ("cl-kernels/pipes.O2.spv", 290, "TypePipe"),

@@ -120,6 +120,17 @@ fn cases(dir: &Path) -> Vec<Case> {
             ],
             outs: vec![(1, Cmp::F32Ulp(64))],
         },
+        // Program-scope pointers initialized with other variables' addresses
+        // (OpSpecConstantOp access chains and casts: LLVM constant expressions).
+        Case {
+            file: "addr_init",
+            kernel: "addr_init",
+            std: None,
+            global: "1",
+            local: "1",
+            args: vec![s("zeros:28")],
+            outs: vec![(0, Cmp::Exact)],
+        },
         Case {
             file: "loops",
             kernel: "collatz",

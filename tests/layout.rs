@@ -499,6 +499,10 @@ fn offsets_match_decorations() {
     }
     for path in common::filetest_files() {
         let text = std::fs::read_to_string(&path).unwrap();
+        if common::newer_than_spirv_tools(&text) {
+            // spirv-dis cannot read it either; no filetest of that kind has a layout.
+            continue;
+        }
         let binary = common::spirv_as(&text);
         let n = check_offsets(&path.display().to_string(), &binary);
         modules += usize::from(n > 0);

@@ -165,6 +165,12 @@ pub fn header_value<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     })
 }
 
+/// Whether a filetest uses what the installed SPIRV-Tools cannot read yet (its
+/// `; newer-than-spirv-tools:` header): only spirv-lift's own assembler reads it.
+pub fn newer_than_spirv_tools(text: &str) -> bool {
+    header_value(text, "newer-than-spirv-tools").is_some()
+}
+
 /// Assembles SPIR-V text with `spirv-as --target-env <env>` (see [`target_env`]);
 /// panics with the assembler's message when the text does not assemble.
 pub fn spirv_as(text: &str) -> Vec<u8> {
@@ -285,10 +291,12 @@ pub fn first_opaque_type(words: &[u32]) -> Option<(usize, &'static str)> {
             37 => Some("TypeQueue"),
             38 => Some("TypePipe"),
             322 => Some("TypePipeStorage"),
+            4456 => Some("TypeCooperativeMatrixKHR"),
             4472 => Some("TypeRayQueryKHR"),
             5281 => Some("TypeHitObjectNV"),
             5313 => Some("TypeHitObjectEXT"),
             5341 => Some("TypeAccelerationStructureKHR"),
+            5358 => Some("TypeCooperativeMatrixNV"),
             _ => None,
         };
         if let Some(name) = name {

@@ -28,7 +28,7 @@ pub enum BinOp {
 }
 
 /// Cast operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum CastOp {
     Trunc,

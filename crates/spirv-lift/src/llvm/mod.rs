@@ -48,6 +48,20 @@ pub enum Const {
     Poison(TypeId),
     /// A struct, array or vector of constants.
     Aggregate(TypeId, Vec<ConstId>),
+    /// The address of a global variable, of the pointer type given.
+    GlobalAddr(TypeId, GlobalId),
+    /// `getelementptr [inbounds] (src, ptr, indices…)`, of pointer type `ty` (that of
+    /// `ptr`).
+    Gep {
+        ty: TypeId,
+        inbounds: bool,
+        src: TypeId,
+        ptr: ConstId,
+        indices: Vec<ConstId>,
+    },
+    /// `<op> (value to type)`: the casts LLVM keeps as constant expressions
+    /// (`addrspacecast`, `bitcast`, `ptrtoint`, `inttoptr`).
+    Cast(CastOp, ConstId, TypeId),
 }
 
 /// How an identified struct type is printed.
@@ -623,7 +637,10 @@ pub fn const_type(c: &Const) -> TypeId {
         | Const::Zero(t)
         | Const::Undef(t)
         | Const::Poison(t)
-        | Const::Aggregate(t, _) => *t,
+        | Const::Aggregate(t, _)
+        | Const::GlobalAddr(t, _)
+        | Const::Gep { ty: t, .. }
+        | Const::Cast(_, _, t) => *t,
     }
 }
 

@@ -255,6 +255,31 @@ fn write_const<W: Write + ?Sized>(w: &mut W, m: &Module, c: &Const) -> Result {
         },
         Const::Undef(_) => w.write_str("undef"),
         Const::Poison(_) => w.write_str("poison"),
+        Const::GlobalAddr(_, g) => {
+            w.write_str("@")?;
+            w.write_str(&m.globals[g.index()].name)
+        }
+        Const::Gep {
+            inbounds,
+            src,
+            ptr,
+            indices,
+            ..
+        } => {
+            write_gep_start(w, m, *inbounds, "(", *src)?;
+            for c in std::iter::once(ptr).chain(indices) {
+                w.write_str(", ")?;
+                write_typed_const(w, m, *c)?;
+            }
+            w.write_str(")")
+        }
+        Const::Cast(op, c, to) => {
+            write!(w, "{} (", op.as_str())?;
+            write_typed_const(w, m, *c)?;
+            w.write_str(" to ")?;
+            write_type(w, m, *to)?;
+            w.write_str(")")
+        }
         Const::Aggregate(t, elems) => {
             let (open, close) = match m.type_of_id(*t) {
                 Type::Vector(..) => ("<", ">"),
@@ -266,14 +291,37 @@ fn write_const<W: Write + ?Sized>(w: &mut W, m: &Module, c: &Const) -> Result {
                 if i > 0 {
                     w.write_str(", ")?;
                 }
-                let ec = m.const_of_id(*e);
-                write_type(w, m, super::const_type(ec))?;
-                w.write_str(" ")?;
-                write_const(w, m, ec)?;
+                write_typed_const(w, m, *e)?;
             }
             w.write_str(close)
         }
     }
+}
+
+/// Writes `getelementptr [inbounds] <open><src>`: the start of an instruction (`open`
+/// empty) or of a constant expression (`open` the parenthesis).
+fn write_gep_start<W: Write + ?Sized>(
+    w: &mut W,
+    m: &Module,
+    inbounds: bool,
+    open: &str,
+    src: super::TypeId,
+) -> Result {
+    w.write_str(if inbounds {
+        "getelementptr inbounds "
+    } else {
+        "getelementptr "
+    })?;
+    w.write_str(open)?;
+    write_type(w, m, src)
+}
+
+/// Writes `<type> <constant>`.
+fn write_typed_const<W: Write + ?Sized>(w: &mut W, m: &Module, c: super::ConstId) -> Result {
+    let c = m.const_of_id(c);
+    write_type(w, m, super::const_type(c))?;
+    w.write_str(" ")?;
+    write_const(w, m, c)
 }
 
 fn write_float<W: Write + ?Sized>(w: &mut W, ty: &Type, bits: u64) -> Result {
@@ -568,12 +616,7 @@ fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Ins
             ptr,
             indices,
         } => {
-            w.write_str(if *inbounds {
-                "getelementptr inbounds "
-            } else {
-                "getelementptr "
-            })?;
-            write_type(w, m, *src)?;
+            write_gep_start(w, m, *inbounds, "", *src)?;
             w.write_str(", ")?;
             tv(w, *ptr)?;
             for i in indices {

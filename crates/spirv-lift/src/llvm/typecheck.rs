@@ -108,12 +108,22 @@ fn cast_ok(m: &Module, op: CastOp, from: TypeId, to: TypeId) -> bool {
 /// indices, each after the first stepping into an array, a vector or a struct, struct
 /// indices constant `i32` in range.
 fn gep_ok(m: &Module, f: &Function, src: TypeId, indices: &[Value]) -> bool {
+    gep_indices_ok(m, src, indices, |v| m.value_type(f, v))
+}
+
+/// [`gep_ok`] with the indices' types given by `type_of` (constants need no function).
+fn gep_indices_ok(
+    m: &Module,
+    src: TypeId,
+    indices: &[Value],
+    type_of: impl Fn(Value) -> TypeId,
+) -> bool {
     if matches!(m.type_of_id(src), Type::Void | Type::Token) {
         return false;
     }
     let mut cur = src;
     for (k, &ix) in indices.iter().enumerate() {
-        if !is_int(m, m.value_type(f, ix)) {
+        if !is_int(m, type_of(ix)) {
             return false;
         }
         if k == 0 {
@@ -163,6 +173,31 @@ pub fn check_const(m: &Module, c: &Const) -> Result<(), String> {
             _ => false,
         },
         Const::Null(_) | Const::Zero(_) | Const::Undef(_) | Const::Poison(_) => true,
+        Const::GlobalAddr(t, g) => m
+            .globals
+            .get(g.index())
+            .is_some_and(|g| m.type_of_id(*t) == &Type::Ptr(g.addrspace)),
+        Const::Gep {
+            ty,
+            src,
+            ptr,
+            indices,
+            ..
+        } => {
+            let indices: Vec<Value> = indices.iter().map(|c| Value::Const(*c)).collect();
+            of(ptr) == *ty
+                && matches!(m.type_of_id(*ty), Type::Ptr(_))
+                && gep_indices_ok(m, *src, &indices, |v| match v {
+                    Value::Const(c) => of(&c),
+                    _ => TypeId(0),
+                })
+        }
+        Const::Cast(op, c, to) => {
+            matches!(
+                op,
+                CastOp::AddrSpaceCast | CastOp::BitCast | CastOp::PtrToInt | CastOp::IntToPtr
+            ) && cast_ok(m, *op, of(c), *to)
+        }
     };
     if ok {
         Ok(())

@@ -86,10 +86,16 @@ impl FnCtx<'_, '_> {
             self.ptr_shapes.insert(inst.rid()?, shape);
             return self.define(inst, p);
         }
-        for &idx in rest {
+        for (k, &idx) in rest.iter().enumerate() {
             let sh = self.cx.layouts.get(shape).clone();
             let (next, zero) = match &sh.kind {
                 ShapeKind::Plain => match self.cx.spv_ty(sh.spv)?.clone() {
+                    // An element of a cooperative matrix has no address LLVM can compute:
+                    // the pointer to the matrix, then `__spirv_AccessChain`.
+                    SpvTy::CoopMatrix { .. } if k + 1 == rest.len() => {
+                        segments.push(seg);
+                        return self.coop_element(inst, segments, p, inbounds, sh.spv, idx);
+                    }
                     SpvTy::Struct { members } => {
                         let k = self.struct_index(inst, idx)?;
                         let m = *members
@@ -177,6 +183,47 @@ impl FnCtx<'_, '_> {
         if self.cx.shape(result_pointee)? != shape {
             self.ptr_shapes.insert(inst.rid()?, shape);
         }
+        Ok(())
+    }
+
+    /// The end of an access chain whose last index selects an element of a cooperative
+    /// matrix (of SPIR-V type `matrix`): the `getelementptr`s of `segments` to the matrix
+    /// (none when the base is the matrix), then `__spirv_AccessChain(matrix, index)`.
+    fn coop_element(
+        &mut self,
+        inst: &Inst,
+        segments: Vec<Segment>,
+        mut p: Value,
+        inbounds: bool,
+        matrix: crate::spirv::SpvTypeId,
+        idx: SpvId,
+    ) -> Result<(), Error> {
+        for seg in segments {
+            let trivial = seg.indices.len() == 1 && seg.indices[0] == self.cx.i32_val(0);
+            if !trivial {
+                p = self.emit_segment(seg, p, inbounds, None)?;
+            }
+        }
+        let addrspace = match self.cx.m.type_of_id(self.ll_type_of(p)) {
+            Type::Ptr(a) => *a,
+            _ => return Err(inst.err("access chain base is not a pointer")),
+        };
+        let ptr = (
+            p,
+            super::mangle::MTy::Pointer {
+                addrspace,
+                pointee: Box::new(self.mty(matrix)?),
+                is_const: false,
+            },
+        );
+        let index = self.arg(idx)?;
+        self.call_builtin(
+            inst,
+            "__spirv_AccessChain",
+            &[ptr, index],
+            inst.result_type,
+            false,
+        )?;
         Ok(())
     }
 

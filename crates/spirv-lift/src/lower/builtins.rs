@@ -166,6 +166,21 @@ impl FnCtx<'_, '_> {
             SpvTy::Opaque(name) => MTy::Named(name.replace('.', "_").replace("spirv_", "__spirv_")),
             SpvTy::Pipe { access } => MTy::Named(format!("__spirv_Pipe__{access}")),
             SpvTy::OpaqueStruct => MTy::Named(self.struct_mangle_name(ty)),
+            // `__spirv_CooperativeMatrixKHR__float32_3_16_16_2`: the parameters as lowered.
+            SpvTy::CoopMatrix { elem, .. } => {
+                let ints = match self.cx.m.type_of_id(self.cx.llty(ty)?) {
+                    Type::Target(name, _, ints) => {
+                        format!(
+                            "{}__{}_{}",
+                            name.replace("spirv.", "__spirv_"),
+                            self.scalar_name(elem)?,
+                            join(ints)
+                        )
+                    }
+                    _ => format!("__spirv_type_{ty}"),
+                };
+                MTy::Named(ints)
+            }
             SpvTy::Matrix { .. }
             | SpvTy::Array { .. }
             | SpvTy::RuntimeArray { .. }
@@ -274,6 +289,10 @@ impl FnCtx<'_, '_> {
             SpvTy::Float { width: 64, .. } => "double".into(),
             SpvTy::Float { .. } => "float".into(),
             SpvTy::Bool => "bool".into(),
+            SpvTy::CoopMatrix { .. } => match self.mty(t)? {
+                MTy::Named(name) => name,
+                _ => format!("T{t}"),
+            },
             _ => format!("T{t}"),
         })
     }

@@ -6,7 +6,7 @@
 
 use super::{Ctx, SpvTy, SpvTypeId};
 use crate::error::Error;
-use crate::llvm::{Const, ConstId, Type, Value};
+use crate::llvm::{CastOp, Const, ConstId, Type, Value};
 use crate::spirv::SpvId;
 use crate::spirv::{ConstValue, Inst, Op, Operand};
 
@@ -29,14 +29,31 @@ impl Ctx<'_> {
             return Ok(());
         }
         let t = self.llty(inst.rty()?)?;
+        if let SpvTy::CoopMatrix { .. } = self.spv_ty(inst.rty()?)?
+            && inst.op != Op::ConstantNull
+            && inst.op != Op::Undef
+        {
+            // Materialized as a `__spirv_CompositeConstruct` call in each function using it.
+            let component = super::coop::coop_constant_component(inst)?;
+            self.coop_constants
+                .insert(inst.rid()?, (inst.rty()?, component));
+            return Ok(());
+        }
         let spv = self.spv;
         let Some(value) = spv.consts().of(inst) else {
             inst.rid()?;
             return Err(inst.unsupported());
         };
         let value = value?;
+        if *value == ConstValue::Runtime {
+            // Computed in each function that uses it (`coop.rs`), by the instruction the
+            // specialization constant names.
+            self.runtime_constants.push(runtime_instruction(inst)?);
+            return Ok(());
+        }
         let c = match value.as_ref() {
             ConstValue::Declared(_) => self.declared_composite(inst, t)?,
+            ConstValue::Address => self.address_constant(inst, t)?,
             v => self.const_value(inst, t, v)?,
         };
         self.def_const(inst, c)
@@ -97,10 +114,134 @@ impl Ctx<'_> {
                 }
                 self.m.constant(Const::Aggregate(ft, elems))
             }
-            ConstValue::Declared(_) | ConstValue::Variable => {
+            ConstValue::Declared(_)
+            | ConstValue::Variable
+            | ConstValue::Runtime
+            | ConstValue::Address => {
                 return Err(inst.err("not a constant value"));
             }
         })
+    }
+
+    /// An `OpSpecConstantOp` computing an address ([`ConstValue::Address`]), of LLVM type
+    /// `t`: an LLVM constant expression on the variable's address.
+    fn address_constant(&mut self, inst: &Inst, t: crate::llvm::TypeId) -> Result<ConstId, Error> {
+        let Some(Operand::LiteralSpecConstantOpInteger(op)) = inst.operands.first() else {
+            return Err(inst.err("missing OpSpecConstantOp opcode"));
+        };
+        let op = *op;
+        let ids = inst.ids_from(1)?;
+        let base_id = *ids.first().ok_or_else(|| inst.err("missing operand"))?;
+        let base_info = self
+            .global_value(base_id)
+            .ok_or_else(|| inst.err(format!("%{base_id} is not a constant")))?;
+        let base = match base_info.v {
+            Value::Global(g) => {
+                let a = self.m.globals[g.index()].addrspace;
+                let pt = self.m.ty(Type::Ptr(a));
+                self.m.constant(Const::GlobalAddr(pt, g))
+            }
+            Value::Const(c) => c,
+            _ => return Err(inst.err(format!("%{base_id} is not a constant"))),
+        };
+        let from = crate::llvm::const_type(self.m.const_of_id(base));
+        let cast = |op| Const::Cast(op, base, t);
+        let c = match op {
+            Op::PtrCastToGeneric | Op::GenericCastToPtr | Op::Bitcast if from == t => {
+                return Ok(base);
+            }
+            Op::PtrCastToGeneric | Op::GenericCastToPtr => cast(CastOp::AddrSpaceCast),
+            Op::Bitcast => cast(CastOp::AddrSpaceCast),
+            Op::ConvertPtrToU => cast(CastOp::PtrToInt),
+            Op::ConvertUToPtr => cast(CastOp::IntToPtr),
+            _ => self.address_gep(inst, op, base, base_info.spv_ty, &ids[1..])?,
+        };
+        Ok(self.m.constant(c))
+    }
+
+    /// The `getelementptr` constant expression of an access chain from `base` (of SPIR-V
+    /// pointer type `ptr_ty`) through constant indices `ids` over memory without an
+    /// explicit layout (the kernels' memory).
+    fn address_gep(
+        &mut self,
+        inst: &Inst,
+        op: Op,
+        base: ConstId,
+        ptr_ty: SpvTypeId,
+        ids: &[SpvId],
+    ) -> Result<Const, Error> {
+        let SpvTy::Pointer { pointee, .. } = *self.spv_ty(ptr_ty)? else {
+            return Err(inst.err("access chain base is not a pointer"));
+        };
+        let laid_out = |cx: &mut Self, t: SpvTypeId| -> Result<bool, Error> {
+            let s = cx.shape(t)?;
+            Ok(!matches!(
+                cx.layouts.get(s).kind,
+                super::layout::ShapeKind::Plain
+            ))
+        };
+        let ptr_chain = matches!(op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
+        let stride = ptr_chain
+            && self
+                .deco_lit(ptr_ty, ::spirv::Decoration::ArrayStride)
+                .is_some();
+        if laid_out(self, pointee)? || stride {
+            return Err(inst.unsupported_form(
+                "OpSpecConstantOp access chain into explicitly laid-out memory",
+            ));
+        }
+        let src = self.mem_ty(pointee)?;
+        let mut rest = ids;
+        let mut indices = Vec::with_capacity(ids.len() + 1);
+        match (ptr_chain, rest.split_first()) {
+            (true, Some((&first, tail))) => {
+                indices.push(self.const_of(inst, first)?);
+                rest = tail;
+            }
+            _ => indices.push(self.int_const_i32(0)),
+        }
+        let mut cur = pointee;
+        for &idx in rest {
+            cur = match self.spv_ty(cur)?.clone() {
+                SpvTy::Struct { members } => {
+                    let k = self.const_int(idx).ok_or_else(|| {
+                        inst.err(format!("struct index %{idx} is not a constant"))
+                    })?;
+                    let m = usize::try_from(k)
+                        .ok()
+                        .and_then(|k| members.get(k).copied())
+                        .ok_or_else(|| inst.invalid(format!("struct index {k} out of range")))?;
+                    indices.push(self.int_const_i32(k));
+                    m
+                }
+                SpvTy::Array { elem, .. }
+                | SpvTy::RuntimeArray { elem }
+                | SpvTy::Vector { elem, .. }
+                | SpvTy::Matrix { col: elem, .. } => {
+                    indices.push(self.const_of(inst, idx)?);
+                    elem
+                }
+                other => return Err(inst.invalid(format!("cannot index into {other:?}"))),
+            };
+            if laid_out(self, cur)? {
+                return Err(inst.unsupported_form(
+                    "OpSpecConstantOp access chain into explicitly laid-out memory",
+                ));
+            }
+        }
+        Ok(Const::Gep {
+            ty: crate::llvm::const_type(self.m.const_of_id(base)),
+            inbounds: matches!(op, Op::InBoundsAccessChain | Op::InBoundsPtrAccessChain),
+            src,
+            ptr: base,
+            indices,
+        })
+    }
+
+    /// An `i32` constant.
+    fn int_const_i32(&mut self, v: u64) -> ConstId {
+        let i32t = self.m.ty(Type::Int(32));
+        self.int_const(i32t, v)
     }
 
     fn def_const(&mut self, inst: &Inst, c: ConstId) -> Result<(), Error> {
@@ -134,4 +275,19 @@ impl Ctx<'_> {
             _ => 0,
         })
     }
+}
+
+/// The instruction an `OpSpecConstantOp` whose value is known only at run time performs:
+/// its opcode and operands, with its result.
+fn runtime_instruction(inst: &Inst) -> Result<Inst, Error> {
+    let Some(Operand::LiteralSpecConstantOpInteger(op)) = inst.operands.first() else {
+        return Err(inst.err("missing OpSpecConstantOp opcode"));
+    };
+    Ok(Inst {
+        op: *op,
+        word: inst.word,
+        result_type: inst.result_type,
+        result_id: inst.result_id,
+        operands: inst.operands[1..].to_vec(),
+    })
 }

@@ -19,6 +19,11 @@ impl FnCtx<'_, '_> {
         let Some(class) = opclass::class(inst.op) else {
             return Err(inst.unsupported());
         };
+        // A cooperative matrix has no LLVM arithmetic: its instructions are calls
+        // (`coop.rs`), whichever class they belong to.
+        if self.computes_on_coop_matrix(inst) {
+            return self.lower_generic_builtin(inst);
+        }
         match class {
             OpClass::NoCode => Ok(()),
             OpClass::Control => self.lower_control(inst),
@@ -34,7 +39,12 @@ impl FnCtx<'_, '_> {
             OpClass::Matrix => self.lower_matrix(inst),
             OpClass::Hint => self.lower_hint(inst),
             OpClass::Convergent => self.lower_convergent(inst),
-            OpClass::Builtin => self.lower_generic_builtin(inst),
+            OpClass::Builtin => match inst.op {
+                Op::CooperativeMatrixLengthKHR | Op::CooperativeMatrixLengthNV => {
+                    self.coop_matrix_length(inst)
+                }
+                _ => self.lower_generic_builtin(inst),
+            },
         }
     }
 
@@ -44,7 +54,13 @@ impl FnCtx<'_, '_> {
         if self.lower_amdgcn_subgroup(inst)? {
             return Ok(());
         }
-        self.lower_generic_builtin(inst)
+        match inst.op {
+            Op::CooperativeMatrixLoadKHR
+            | Op::CooperativeMatrixStoreKHR
+            | Op::CooperativeMatrixLoadNV
+            | Op::CooperativeMatrixStoreNV => self.coop_matrix_memory(inst),
+            _ => self.lower_generic_builtin(inst),
+        }
     }
 }
 

@@ -101,6 +101,12 @@ pub(crate) fn lower_function(
     if !fx.cx.const_samplers.is_empty() {
         fx.materialize_samplers(&func)?;
     }
+    if !fx.cx.coop_constants.is_empty() {
+        fx.materialize_coop_constants(&func)?;
+    }
+    if !fx.cx.runtime_constants.is_empty() {
+        fx.materialize_runtime_constants(&func)?;
+    }
     for (var, vi) in fx.cx.resource_values(spv_id) {
         if let Some(slot) = fx.cx.values.get_mut(var) {
             *slot = Some(vi);

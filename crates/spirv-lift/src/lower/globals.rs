@@ -45,6 +45,11 @@ impl Ctx<'_> {
         let init = match init_id {
             Some(i) => match self.global_value(i).map(|v| v.v) {
                 Some(Value::Const(c)) => Some(self.const_to_mem(c, shape)?),
+                // Another variable's address.
+                Some(Value::Global(g)) => {
+                    let pt = self.m.ty(Type::Ptr(self.m.globals[g.index()].addrspace));
+                    Some(self.m.constant(crate::llvm::Const::GlobalAddr(pt, g)))
+                }
                 _ => {
                     return Err(
                         inst.unsupported_form(format!("initializer %{i} is not a constant"))

@@ -17,6 +17,7 @@ pub(crate) mod builtins;
 mod composite;
 mod consts;
 mod convert;
+mod coop;
 mod dispatch;
 pub mod extinst;
 mod func;
@@ -106,6 +107,11 @@ pub(crate) struct Ctx<'a> {
     pub reserved: HashSet<String>,
     /// `OpConstantSampler`s: (addressing mode, normalized, filter mode).
     pub const_samplers: std::collections::BTreeMap<SpvId, (u32, u32, u32)>,
+    /// Constant cooperative matrices (`coop.rs`): their type and their one component.
+    pub coop_constants: std::collections::BTreeMap<SpvId, (spirv::SpvTypeId, SpvId)>,
+    /// Specialization constants known only at run time, as the instructions computing
+    /// them, in module order (`coop.rs`).
+    pub runtime_constants: Vec<Inst>,
     /// Descriptor and push-constant variables passed as arguments (amdgcn; `abi.rs`).
     pub resources: amdgcn::Resources,
     /// Explicit layouts of laid-out types (`layout.rs`).
@@ -299,6 +305,8 @@ impl<'a> Ctx<'a> {
             convergent_fns: convergent_functions(functions, facts, header),
             spec_deps: spec_dependencies(spv, spec_values),
             const_samplers: Default::default(),
+            coop_constants: Default::default(),
+            runtime_constants: Vec::new(),
             resources: Default::default(),
             layouts: Default::default(),
         })

@@ -234,6 +234,16 @@ impl Ctx<'_> {
                 format!("array length %{id} is a specialization constant: using its default"),
             );
         }
+        if self
+            .runtime_constants
+            .iter()
+            .any(|r| r.result_id == Some(id))
+        {
+            return Err(inst.unsupported_form(format!(
+                "array length %{id} is computed from the length of a cooperative matrix, \
+                 which only the implementation knows"
+            )));
+        }
         let len = self
             .const_int(id)
             .ok_or_else(|| inst.err(format!("array length %{id} is not an integer constant")))?;
@@ -259,6 +269,55 @@ impl Ctx<'_> {
         Ok(len)
     }
 
+    /// `target("spirv.CooperativeMatrixKHR", component, scope, rows, columns, use)`, as
+    /// LLVM's SPIR-V backend reads it (the NV form has no use), for the declaration
+    /// `inst` of `decl`.
+    fn coop_matrix_type(&mut self, inst: &Inst, decl: &SpvTy) -> Result<TypeId, Error> {
+        let &SpvTy::CoopMatrix {
+            elem,
+            scope,
+            rows,
+            cols,
+            usage,
+        } = decl
+        else {
+            return Err(inst.err("not a cooperative-matrix type"));
+        };
+        let e = self.llty(elem)?;
+        let mut ints = Vec::with_capacity(4);
+        let params = [
+            (scope, "scope"),
+            (rows, "row count"),
+            (cols, "column count"),
+        ];
+        for (id, what) in params.into_iter().chain(usage.map(|u| (u, "use"))) {
+            ints.push(self.type_parameter(inst, id, what)?);
+        }
+        let name = if usage.is_some() {
+            "spirv.CooperativeMatrixKHR"
+        } else {
+            "spirv.CooperativeMatrixNV"
+        };
+        Ok(self.m.ty(Type::Target(name.into(), vec![e], ints)))
+    }
+
+    /// The value of the constant `id` that a type declaration takes as a parameter (a
+    /// cooperative matrix's scope, rows, columns and use): an integer that fits 32 bits;
+    /// a specialization constant's default, with a warning, when no value was set.
+    fn type_parameter(&mut self, inst: &Inst, id: SpvId, what: &str) -> Result<u32, Error> {
+        if self.follows_spec_default(id) {
+            self.warn(
+                inst,
+                format!("{what} %{id} is a specialization constant: using its default"),
+            );
+        }
+        let v = self
+            .const_int(id)
+            .ok_or_else(|| inst.invalid(format!("{what} %{id} is not an integer constant")))?;
+        u32::try_from(v)
+            .map_err(|_| inst.invalid(format!("{what} %{id} is {v}, more than 32 bits")))
+    }
+
     /// Lowers one `OpType…` instruction: gives the module's declaration of the type
     /// ([`crate::spirv::Types`]) its LLVM type.
     pub(crate) fn lower_type(&mut self, inst: &Inst) -> Result<(), Error> {
@@ -277,6 +336,7 @@ impl Ctx<'_> {
                 | SpvTy::SampledImage { .. }
                 | SpvTy::Opaque(_)
                 | SpvTy::Pipe { .. }
+                | SpvTy::CoopMatrix { .. }
         ) && matches!(self.opts.target, Target::Amdgcn | Target::Host)
         {
             return Err(opaque_type_error(inst, self.opts.target));
@@ -380,6 +440,7 @@ impl Ctx<'_> {
                 self.m
                     .ty(Type::Target("spirv.Pipe".into(), Vec::new(), vec![access]))
             }
+            SpvTy::CoopMatrix { .. } => self.coop_matrix_type(inst, decl)?,
         };
         let id = inst.rid()?.as_type();
         if !self.types.set(&spv.types, id, TypeInfo { llvm, len }) {

@@ -48,6 +48,14 @@ pub(crate) enum ConstValue {
     Folded(Box<Folded>),
     /// A module-level `OpVariable`: a value, but not a constant.
     Variable,
+    /// An `OpSpecConstantOp` computing an address from a module-level variable (an
+    /// access chain, a pointer cast or conversion): the lowering writes it as an LLVM
+    /// constant expression, read from the instruction.
+    Address,
+    /// An `OpSpecConstantOp` whose value only the implementation knows: the length of
+    /// a cooperative matrix, or an operation on such a value. The lowering computes it
+    /// in each function that uses it.
+    Runtime,
 }
 
 /// A composite computed by folding: its type and its elements. A lane computed by an
@@ -292,6 +300,20 @@ impl Fold<'_> {
                 _ => None,
             })
             .collect();
+        let runtime =
+            |id: &SpvId| matches!(self.before(*id), Some((Ok(v), _)) if *v == ConstValue::Runtime);
+        if matches!(
+            op,
+            Op::CooperativeMatrixLengthKHR | Op::CooperativeMatrixLengthNV
+        ) || ids.iter().any(runtime)
+        {
+            return Ok(ConstValue::Runtime);
+        }
+        if let Some(&base) = ids.first()
+            && self.is_address_of(op, base, rty)
+        {
+            return Ok(ConstValue::Address);
+        }
         let unary = matches!(op, Op::SNegate | Op::Not | Op::LogicalNot);
         if let Some(&SpvTy::Vector { elem, .. }) = self.c.types.get(rty)
             && (unary || fold_binary(op, 0, 1, 32).is_some())
@@ -350,6 +372,34 @@ impl Fold<'_> {
             _ => {
                 Err(inst.unsupported_form(format!("OpSpecConstantOp {op:?} on a non-scalar type")))
             }
+        }
+    }
+
+    /// Whether `op` on `base` computes an address the lowering writes as a constant
+    /// expression: an access chain or pointer cast of a module-level variable (or of such
+    /// an address), its conversion to an integer, an integer's to a pointer.
+    fn is_address_of(&self, op: Op, base: SpvId, rty: SpvTypeId) -> bool {
+        let Some((Ok(v), at)) = self.before(base) else {
+            return false;
+        };
+        let address = matches!(*v, ConstValue::Variable | ConstValue::Address);
+        let pointer = |t: Option<SpvTypeId>| {
+            matches!(
+                t.and_then(|t| self.c.types.get(t)),
+                Some(SpvTy::Pointer { .. })
+            )
+        };
+        match op {
+            Op::AccessChain
+            | Op::InBoundsAccessChain
+            | Op::PtrAccessChain
+            | Op::InBoundsPtrAccessChain
+            | Op::PtrCastToGeneric
+            | Op::GenericCastToPtr
+            | Op::ConvertPtrToU => address,
+            Op::Bitcast => address && pointer(Some(rty)) && pointer(self.c.ty_at(at)),
+            Op::ConvertUToPtr => address || matches!(*v, ConstValue::Int(_) | ConstValue::Null),
+            _ => false,
         }
     }
 

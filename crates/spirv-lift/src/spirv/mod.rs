@@ -494,7 +494,7 @@ fn screen_spec_constant_op(words: &[u32], at: usize, count: u32) -> Result<(), E
 }
 
 /// The operations `OpSpecConstantOp` may perform (SPIR-V 1.6 §3.52.11, shader and
-/// kernel lists).
+/// kernel lists, and the extensions' additions).
 const SPEC_CONSTANT_OPS: &[Op] = &[
     Op::SConvert,
     Op::UConvert,
@@ -555,6 +555,9 @@ const SPEC_CONSTANT_OPS: &[Op] = &[
     Op::InBoundsAccessChain,
     Op::PtrAccessChain,
     Op::InBoundsPtrAccessChain,
+    // SPV_KHR_cooperative_matrix and SPV_NV_cooperative_matrix add these.
+    Op::CooperativeMatrixLengthKHR,
+    Op::CooperativeMatrixLengthNV,
 ];
 
 /// Every opcode the grammar knows (the opcode-class tests walk them).

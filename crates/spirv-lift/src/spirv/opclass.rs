@@ -458,7 +458,6 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::CooperativeMatrixLoadKHR
         | Op::CooperativeMatrixStoreKHR
         | Op::CooperativeMatrixMulAddKHR
-        | Op::CooperativeMatrixLengthKHR
         | Op::GroupIAddNonUniformAMD
         | Op::GroupFAddNonUniformAMD
         | Op::GroupFMinNonUniformAMD
@@ -474,7 +473,6 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::CooperativeMatrixLoadNV
         | Op::CooperativeMatrixStoreNV
         | Op::CooperativeMatrixMulAddNV
-        | Op::CooperativeMatrixLengthNV
         | Op::CooperativeMatrixReduceNV
         | Op::CooperativeMatrixLoadTensorNV
         | Op::CooperativeMatrixStoreTensorNV
@@ -815,7 +813,10 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
         | Op::ReservedReadPipe
         | Op::ReservedWritePipe
         | Op::WritePackedPrimitiveIndices4x8NV
-        | Op::WritePipe => OpClass::Builtin,
+        | Op::WritePipe
+        // A property of the type: what the implementation stores per invocation.
+        | Op::CooperativeMatrixLengthKHR
+        | Op::CooperativeMatrixLengthNV => OpClass::Builtin,
         _ => return None,
     })
 }
@@ -839,7 +840,8 @@ mod tests {
             || name.starts_with("Fwidth")
             || (name.starts_with("Image") && name.contains("ImplicitLod"))
             || op == Op::ImageQueryLod
-            || name.starts_with("CooperativeMatrix")
+            || (name.starts_with("CooperativeMatrix")
+                && !name.starts_with("CooperativeMatrixLength"))
             || is_shader_call(op)
     }
 

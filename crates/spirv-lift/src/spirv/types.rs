@@ -87,6 +87,15 @@ pub enum SpvTy {
     Pipe { access: u32 },
     /// `OpTypeOpaque`: a named type without a body, only ever a pointee.
     OpaqueStruct,
+    /// `OpTypeCooperativeMatrixKHR` (with `usage`) or `…NV` (without): the component
+    /// type, then the ids of the constants giving the scope, rows, columns and use.
+    CoopMatrix {
+        elem: SpvTypeId,
+        scope: SpvId,
+        rows: SpvId,
+        cols: SpvId,
+        usage: Option<SpvId>,
+    },
 }
 
 /// One declaration: its structure (or why it could not be read) and its position among
@@ -227,7 +236,7 @@ impl Types {
 }
 
 /// The structure `inst` declares, `None` when it declares no type this table knows
-/// (`OpTypeUntypedPointerKHR`, the ray-tracing and cooperative-matrix types: the lowering
+/// (`OpTypeUntypedPointerKHR`, the tensor and cooperative-vector types: the lowering
 /// refuses them), or the error its operands give.
 fn read_decl(inst: &Inst) -> Option<Result<SpvTy, Error>> {
     decl(inst).transpose()
@@ -292,6 +301,17 @@ fn decl(inst: &Inst) -> Result<Option<SpvTy>, Error> {
         Op::TypeHitObjectNV => SpvTy::Opaque("spirv.HitObjectNV"),
         Op::TypeHitObjectEXT => SpvTy::Opaque("spirv.HitObjectEXT"),
         Op::TypePipeStorage => SpvTy::Opaque("spirv.PipeStorage"),
+        Op::TypeCooperativeMatrixKHR | Op::TypeCooperativeMatrixNV => SpvTy::CoopMatrix {
+            elem: inst.type_id(0)?,
+            scope: inst.id(1)?,
+            rows: inst.id(2)?,
+            cols: inst.id(3)?,
+            usage: if inst.op == Op::TypeCooperativeMatrixKHR {
+                Some(inst.id(4)?)
+            } else {
+                None
+            },
+        },
         Op::TypePipe => SpvTy::Pipe {
             access: match inst.operand(0)? {
                 Operand::AccessQualifier(a) => *a as u32,

@@ -300,6 +300,16 @@ fn check_type(g: &mut Globals, types: &Types, inst: &Inst) -> Result<(), Error> 
                 ..leaf(Class::Other)
             }
         }
+        Some(&SpvTy::CoopMatrix { elem, .. }) => {
+            let elem = g.ty(inst, elem, "component type")?;
+            if elem.class != Class::Scalar {
+                return Err(inst.invalid("cooperative matrix component type must be a scalar"));
+            }
+            TypeFacts {
+                depth: elem.depth + 1,
+                ..leaf(Class::Other)
+            }
+        }
     };
     if facts.depth > MAX_TYPE_DEPTH {
         return Err(limit(

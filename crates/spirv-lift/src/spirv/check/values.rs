@@ -134,6 +134,14 @@ impl<'m> ValueTypes<'m> {
         }
     }
 
+    /// The component type of a cooperative-matrix type.
+    fn coop_component(&self, ty: SpvTypeId) -> Option<SpvTypeId> {
+        match self.types.get(ty)? {
+            SpvTy::CoopMatrix { elem, .. } => Some(*elem),
+            _ => None,
+        }
+    }
+
     /// Whether `ty` is an image or sampled-image type.
     fn is_image(&self, ty: SpvTypeId) -> bool {
         matches!(
@@ -230,6 +238,9 @@ impl<'m> ValueChecker<'m> {
                 op if takes_image(op) => check_image_operand(t, inst)?,
                 Op::ExtInst => check_ext_inst(t, &self.ext_sets, inst)?,
                 op if is_atomic(op) => check_atomic(t, inst)?,
+                _ if inst.result_type.and_then(|r| t.coop_component(r)).is_some() => {
+                    check_coop_matrix_result(t, inst, self.ptr_bits)?;
+                }
                 op if has_numeric_result(op) => check_numeric_result(t, inst)?,
                 _ => check_conversion(t, inst, self.ptr_bits)?,
             }
@@ -290,6 +301,43 @@ fn check_numeric_result(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// An instruction whose result is a cooperative matrix computes it element by element
+/// (the lowering calls a builtin, whose signature is the operands' types): arithmetic
+/// takes matrices of the result type (`OpMatrixTimesScalar` a scalar of its component
+/// type second), and a conversion a matrix whose component converts to the result's.
+fn check_coop_matrix_result(t: &ValueTypes, inst: &Inst, ptr_bits: u32) -> Result<(), Error> {
+    let Some(r) = inst.result_type else {
+        return Ok(());
+    };
+    let component = t.coop_component(r);
+    let type_of = |i: usize| inst.id(i).ok().and_then(|v| t.type_of.get(&v).copied());
+    let class = crate::spirv::opclass::class(inst.op);
+    let ok = match class {
+        _ if inst.op == Op::MatrixTimesScalar => {
+            type_of(0) == Some(r) && type_of(1).is_some() && type_of(1) == component
+        }
+        Some(crate::spirv::opclass::OpClass::Arithmetic) => inst
+            .operands
+            .iter()
+            .all(|o| !matches!(o, crate::spirv::Operand::IdRef(v) if t.type_of.get(&SpvId(*v)) != Some(&r))),
+        Some(crate::spirv::opclass::OpClass::Conversion) => {
+            let from = type_of(0).and_then(|ty| t.coop_component(ty));
+            match (from.and_then(|f| t.shape(f)), component.and_then(|c| t.shape(c))) {
+                (Some(o), Some(s)) => conversion_ok(inst.op, o, s, ptr_bits),
+                _ => false,
+            }
+        }
+        _ => return Ok(()),
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(inst.invalid(format!(
+        "Op{} does not take these operands for the cooperative matrix %{r}",
+        inst.opname()
+    )))
 }
 
 /// Image instructions (`OpImageSampleImplicitLod`..=`OpImageQuerySamples`, the sparse
