@@ -262,8 +262,24 @@ impl Ctx<'_> {
     fn const_of(&self, inst: &Inst, id: SpvId) -> Result<ConstId, Error> {
         match self.global_value(id).map(|v| v.v) {
             Some(Value::Const(c)) => Ok(c),
+            None if self.is_computed_per_function(id) => Err(inst.unsupported_form(format!(
+                "%{id} is computed in each function that uses it (a cooperative matrix, or \
+                 a value only the implementation knows), so no module-level constant can \
+                 hold it"
+            ))),
             _ => Err(inst.err(format!("%{id} is not a constant"))),
         }
+    }
+
+    /// Whether constant `id` has no module-level value but is computed in each function
+    /// using it (`coop.rs`): a constant cooperative matrix, or a specialization constant
+    /// known only at run time.
+    pub(super) fn is_computed_per_function(&self, id: SpvId) -> bool {
+        self.coop_constants.contains_key(&id)
+            || self
+                .runtime_constants
+                .iter()
+                .any(|r| r.result_id == Some(id))
     }
 
     /// Number of constituents of a composite type.

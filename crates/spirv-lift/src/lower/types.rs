@@ -234,11 +234,7 @@ impl Ctx<'_> {
                 format!("array length %{id} is a specialization constant: using its default"),
             );
         }
-        if self
-            .runtime_constants
-            .iter()
-            .any(|r| r.result_id == Some(id))
-        {
+        if self.is_computed_per_function(id) {
             return Err(inst.unsupported_form(format!(
                 "array length %{id} is computed from the length of a cooperative matrix, \
                  which only the implementation knows"
