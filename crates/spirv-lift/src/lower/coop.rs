@@ -29,6 +29,9 @@ impl FnCtx<'_, '_> {
     /// LLVM equivalent only for scalars and vectors (arithmetic, conversions, composite
     /// instructions): it is then a builtin call ([`FnCtx::lower_generic_builtin`]).
     pub(super) fn computes_on_coop_matrix(&self, inst: &Inst) -> bool {
+        if !self.cx.has_coop_matrices {
+            return false;
+        }
         match opclass::class(inst.op) {
             Some(OpClass::Arithmetic | OpClass::Conversion | OpClass::Matrix) => {
                 inst.result_type.is_some_and(|t| self.is_coop_matrix(t))

@@ -76,6 +76,9 @@ pub(crate) struct Ctx<'a> {
     pub entry_of: HashMap<SpvId, usize>,
     pub vulkan_mm: bool,
     pub kernel: bool,
+    /// Whether the module declares a cooperative-matrix type (`coop.rs`): only then can
+    /// an instruction compute on one.
+    pub has_coop_matrices: bool,
     pub addressing: spirv_headers::AddressingModel,
     /// Function ids that are called by `OpFunctionCall` somewhere.
     pub called: spirv::IdTable<bool>,
@@ -292,6 +295,8 @@ impl<'a> Ctx<'a> {
             entry_of: HashMap::new(),
             vulkan_mm: false,
             kernel: spv.module_facts.is_kernel(),
+            has_coop_matrices: (0..spv.types.len())
+                .any(|i| matches!(spv.types.at(i), Some(SpvTy::CoopMatrix { .. }))),
             addressing: spirv_headers::AddressingModel::Logical,
             called: header.id_table(false),
             reserved: Default::default(),

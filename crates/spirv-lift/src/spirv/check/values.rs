@@ -313,18 +313,18 @@ fn check_coop_matrix_result(t: &ValueTypes, inst: &Inst, ptr_bits: u32) -> Resul
     };
     let component = t.coop_component(r);
     let type_of = |i: usize| inst.id(i).ok().and_then(|v| t.type_of.get(&v).copied());
-    let class = crate::spirv::opclass::class(inst.op);
-    let ok = match class {
+    use crate::spirv::opclass::{OpClass, class};
+    let ok = match class(inst.op) {
         _ if inst.op == Op::MatrixTimesScalar => {
             type_of(0) == Some(r) && type_of(1).is_some() && type_of(1) == component
         }
-        Some(crate::spirv::opclass::OpClass::Arithmetic) => inst
-            .operands
-            .iter()
-            .all(|o| !matches!(o, crate::spirv::Operand::IdRef(v) if t.type_of.get(&SpvId(*v)) != Some(&r))),
-        Some(crate::spirv::opclass::OpClass::Conversion) => {
+        Some(OpClass::Arithmetic) => (0..inst.operands.len()).all(|i| type_of(i) == Some(r)),
+        Some(OpClass::Conversion) => {
             let from = type_of(0).and_then(|ty| t.coop_component(ty));
-            match (from.and_then(|f| t.shape(f)), component.and_then(|c| t.shape(c))) {
+            match (
+                from.and_then(|f| t.shape(f)),
+                component.and_then(|c| t.shape(c)),
+            ) {
                 (Some(o), Some(s)) => conversion_ok(inst.op, o, s, ptr_bits),
                 _ => false,
             }
