@@ -21,21 +21,27 @@
 #                       clang-15 -x ir (spir64) + llvm-spirv-15 with the test's --spirv-ext
 # A module enters the count only if it builds and `spirv-val` accepts it (vulkan1.3 with
 # --scalar-block-layout for shaders; the universal environment for kernels).
+# Every shader that uses the Logical GLSL450 memory model is also counted a second time, under
+# "<source>+vmm", after `spirv-opt --upgrade-memory-model` (the Vulkan memory model:
+# NonPrivatePointer, MakeAvailable/MakeVisible, scoped barriers), when `spirv-val` accepts
+# the upgraded module; --no-vmm leaves these out.
 #
 # Usage: scripts/public-sweep.sh [--glslang DIR] [--spirv-cross DIR] [--translator DIR]
-#                                [--out DIR] [--jobs N] [--lift PATH]
+#                                [--out DIR] [--jobs N] [--lift PATH] [--no-vmm]
 #   --out DIR    work and result folder (default: ~/.cache/spirv-lift-sweep); rebuilt each run
 #   --jobs N     parallel jobs (default: nproc)
 #   --lift PATH  the spirv-lift binary (default: target/release/spirv-lift, built if missing)
+#   --no-vmm     no Vulkan-memory-model upgrades of the shaders
 # Exit status: 0 when the sweep ran (whatever the pass rate), 2 on a usage error.
 set -euo pipefail
 
-usage() { sed -n '2,31p' "$0"; }
+usage() { sed -n '2,36p' "$0"; }
 
 declare -A src=()
 out=${HOME}/.cache/spirv-lift-sweep
 jobs=$(nproc)
 lift=
+vmm=1
 while (($# > 0)); do
     case "$1" in
         --glslang | --spirv-cross | --translator)
@@ -44,6 +50,7 @@ while (($# > 0)); do
         --out) out=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
         --lift) lift=$2; shift 2 ;;
+        --no-vmm) vmm=0; shift ;;
         -h | --help) usage; exit 0 ;;
         *) echo "error: unknown argument: $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -59,7 +66,7 @@ if [[ -z $lift ]]; then
     [[ -x $lift ]] || (cd "$root" && cargo build --release --quiet)
 fi
 lift=$(realpath "$lift")
-for tool in glslangValidator spirv-as spirv-val clang-15 llvm-spirv-15 opt-19 opt-22 timeout; do
+for tool in glslangValidator spirv-as spirv-val spirv-opt clang-15 llvm-spirv-15 opt-19 opt-22 timeout; do
     command -v "$tool" >/dev/null || { echo "error: $tool not found (run scripts/setup.sh)" >&2; exit 2; }
 done
 
@@ -159,9 +166,20 @@ build() {
         rm -f "$o"; return 0
     fi
     printf '%s\t%s\t%s\n' "$source" "$o" "$env"
+    # The same shader upgraded to the Vulkan memory model, when it has the GLSL450 one.
+    if ((vmm)) && [[ $env == vulkan ]] && spirv-dis --raw-id "$o" 2>/dev/null | grep -q 'OpMemoryModel Logical GLSL450'; then
+        local u=$out/spv/$source+vmm/${name//\//__}.spv
+        mkdir -p "$(dirname "$u")"
+        if timeout 60 spirv-opt --upgrade-memory-model -o "$u" "$o" >/dev/null 2>&1 &&
+            spirv-val --target-env vulkan1.3 --scalar-block-layout "$u" >/dev/null 2>&1; then
+            printf '%s\t%s\t%s\n' "$source+vmm" "$u" vulkan
+        else
+            rm -f "$u"
+        fi
+    fi
 }
 export -f build
-export out
+export out vmm
 
 # check <source> <module> <env>: translate, verify with both LLVMs, print the verdict.
 check() {
