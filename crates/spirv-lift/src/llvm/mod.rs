@@ -147,8 +147,9 @@ pub struct Block {
 #[derive(Clone, Copy, Debug)]
 pub struct LocalInfo {
     /// Where the name (unique in the function) is in the function's name text:
-    /// [`Function::local_name`].
-    name: (usize, usize),
+    /// [`Function::local_name`]. 32-bit offsets: a function's names come from a module of
+    /// at most 2^24 words (`spirv/check/limits.rs`), far below 4 GiB of text.
+    name: (u32, u32),
     /// Type.
     pub ty: TypeId,
 }
@@ -266,7 +267,7 @@ impl Function {
         let names = std::mem::take(&mut self.local_names);
         for l in &mut self.locals {
             let (start, end) = l.name;
-            l.name = push_name(&mut self.local_names, &names[start..end]);
+            l.name = push_name(&mut self.local_names, &names[start as usize..end as usize]);
         }
         self.local_names.shrink_to_fit();
         self.namer = names::LocalNamer::default();
@@ -296,7 +297,9 @@ impl Function {
     /// The name of local `l`, unique in the function.
     pub fn local_name(&self, l: LocalId) -> &str {
         let (start, end) = self.locals[l.index()].name;
-        &self.local_names[start..end]
+        self.local_names
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
     }
 
     /// Creates a block with a unique label derived from `hint`.
@@ -776,8 +779,10 @@ impl<'a> StreamWriter<'a> {
 }
 
 /// Appends `name` to a function's name text; its start and end there.
-fn push_name(text: &mut String, name: &str) -> (usize, usize) {
+fn push_name(text: &mut String, name: &str) -> (u32, u32) {
     let start = text.len();
     text.push_str(name);
-    (start, text.len())
+    // Bounded by the module's size (see `LocalInfo::name`); saturating, never wrapping.
+    let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    (at(start), at(text.len()))
 }
