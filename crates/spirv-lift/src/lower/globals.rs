@@ -409,6 +409,9 @@ impl Ctx<'_> {
     pub(crate) fn finish_entry_points(&mut self) -> Result<(), Error> {
         let eps = self.entry_points.clone();
         let spec_builtin = self.workgroup_size_builtin_is_specialized();
+        // Looked for once: a walk over the module-level instructions per entry point made
+        // a module of 3,000 kernels quadratic.
+        let set_builtin = self.set_workgroup_size_builtin();
         for ep in &eps {
             let Some(fid) = self.funcs.get(ep.func).copied().flatten() else {
                 return Err(crate::error::invalid(format!(
@@ -419,7 +422,7 @@ impl Ctx<'_> {
             // On AMDGPU `reqd_work_group_size` is a promise the backend optimizes on (e.g.
             // a work-item id that is always 0); a size from specialization constants may
             // change after translation, so it makes none.
-            let size = self.local_size(ep).filter(|_| {
+            let size = self.local_size(ep, set_builtin).filter(|_| {
                 self.opts.target == Target::Generic
                     || !(spec_builtin || self.local_size_id_is_specialized(ep.func))
             });
@@ -431,7 +434,7 @@ impl Ctx<'_> {
             if self.opts.target == Target::Host
                 && matches!(ep.model, ExecutionModel::Kernel | ExecutionModel::GLCompute)
             {
-                let fixed = self.local_size(ep).map(|(x, y, z)| [x, y, z]);
+                let fixed = self.local_size(ep, set_builtin).map(|(x, y, z)| [x, y, z]);
                 self.host_entries.push((ep.name.clone(), fid, fixed));
             }
             if ep.model == ExecutionModel::Kernel
@@ -608,14 +611,19 @@ impl Ctx<'_> {
     }
 
     /// The workgroup size of an entry point from LocalSize / LocalSizeId execution modes,
-    /// or from a `WorkgroupSize` built-in whose value was set by specialization (for the
-    /// stages that have workgroups).
-    fn local_size(&self, ep: &super::EntryPoint) -> Option<(u32, u32, u32)> {
+    /// or from a `WorkgroupSize` built-in whose value was set by specialization
+    /// (`set_builtin`, [`Ctx::set_workgroup_size_builtin`]; for the stages that have
+    /// workgroups).
+    fn local_size(
+        &self,
+        ep: &super::EntryPoint,
+        set_builtin: Option<(u32, u32, u32)>,
+    ) -> Option<(u32, u32, u32)> {
         use ExecutionModel as M;
         if matches!(
             ep.model,
             M::GLCompute | M::Kernel | M::TaskEXT | M::MeshEXT | M::TaskNV | M::MeshNV
-        ) && let Some(size) = self.set_workgroup_size_builtin()
+        ) && let Some(size) = set_builtin
         {
             return Some(size);
         }
