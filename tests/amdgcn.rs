@@ -249,3 +249,64 @@ fn atomic_optimizer_reproducer_reproduces() {
             .unwrap_or_else(|e| panic!("{which} with the flag: {e}"));
     }
 }
+
+/// The stage of a corpus shader from its file name (`name.<stage>.spv`, as
+/// `scripts/build-corpus.sh` names them) and the execution model spirv-lift must name for
+/// it; `None` for compute shaders and kernels (`cl-kernels/`).
+fn graphics_stage(path: &Path) -> Option<&'static str> {
+    let name = path.file_name()?.to_str()?;
+    let stage = name.strip_suffix(".spv")?.rsplit('.').next()?;
+    Some(match stage {
+        "vert" => "Vertex",
+        "frag" => "Fragment",
+        "mesh" => "MeshEXT",
+        "task" => "TaskEXT",
+        "rgen" => "RayGenerationKHR",
+        "rchit" => "ClosestHitKHR",
+        "rahit" => "AnyHitKHR",
+        "rint" => "IntersectionKHR",
+        "rmiss" => "MissKHR",
+        "rcall" => "CallableKHR",
+        _ => return None,
+    })
+}
+
+/// The AMDGPU compute ABI and the host runtime dispatch grids of work-items: a graphics or
+/// ray-tracing stage is refused at its entry point, naming its execution model, before any
+/// type or built-in it uses (the host target used to fail at its first ray-tracing
+/// built-in, and to translate vertex and mesh shaders it cannot run).
+#[test]
+fn graphics_and_ray_tracing_stages_are_refused_by_the_compute_targets() {
+    let mut stages = 0;
+    for path in common::corpus_files() {
+        let words = common::words_le(&std::fs::read(&path).unwrap());
+        let stage = graphics_stage(&path);
+        for target in [Target::Amdgcn, Target::Host] {
+            let result = spirv_lift::translate(&words, &Options::default().target(target));
+            let what = format!("{} with {target:?}", relative(&path));
+            match (stage, result) {
+                (Some(model), Err(e)) => {
+                    assert!(
+                        matches!(e.kind, ErrorKind::UnsupportedForm(_)),
+                        "{what}: {e:?}"
+                    );
+                    let want = format!(
+                        "translates compute shaders and kernels; entry point 'main' is a shader of execution model {model}"
+                    );
+                    assert!(e.to_string().contains(&want), "{what}: {e}");
+                }
+                (Some(_), Ok(_)) => panic!("{what}: a graphics stage translated"),
+                (None, Err(e)) => assert!(
+                    !e.to_string().contains("translates compute shaders"),
+                    "{what}: a compute shader or kernel refused as a stage: {e}"
+                ),
+                (None, Ok(_)) => {}
+            }
+        }
+        stages += usize::from(stage.is_some());
+    }
+    assert!(
+        stages >= 20,
+        "only {stages} graphics and ray-tracing shaders in the corpus"
+    );
+}

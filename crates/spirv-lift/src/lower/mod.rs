@@ -177,7 +177,14 @@ pub(crate) fn lower_module_into(
     cx.m.reserve_functions(functions.len() + 64);
     cx.read_preamble(&facts)?;
     cx.m.triple = cx.triple();
-    if cx.opts.target == Target::Amdgcn {
+    // The AMDGPU compute ABI and the host runtime (`spirv-lift run`) dispatch grids of
+    // work-items: they have no vertices, fragments, rays or meshes to feed other stages.
+    let target_name = match cx.opts.target {
+        Target::Amdgcn => Some("amdgcn"),
+        Target::Host => Some("host"),
+        Target::Generic => None,
+    };
+    if let Some(target) = target_name {
         use spirv_headers::ExecutionModel as E;
         if let Some(ep) = cx
             .entry_points
@@ -185,10 +192,12 @@ pub(crate) fn lower_module_into(
             .find(|e| !matches!(e.model, E::GLCompute | E::Kernel))
         {
             return Err(Error::new(ErrorKind::UnsupportedForm(format!(
-                "--target amdgcn translates compute shaders and kernels; entry point '{}' is a {:?} shader",
+                "--target {target} translates compute shaders and kernels; entry point '{}' is a shader of execution model {:?}",
                 ep.name, ep.model
             ))));
         }
+    }
+    if cx.opts.target == Target::Amdgcn {
         cx.m.datalayout = Some(AMDGCN_DATALAYOUT.to_string());
     }
     if cx.opts.target == Target::Host {
