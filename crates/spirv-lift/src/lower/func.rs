@@ -126,7 +126,7 @@ pub(crate) fn lower_function(
         fx.cur = fx.blocks[&block.id()];
         fx.cur_label = block.id();
         let insts = std::mem::take(&mut block.insts);
-        fx.f.blocks[fx.cur.index()].insts.reserve(insts.len());
+        fx.f.blocks[fx.cur.index()].insts.reserve_exact(insts.len());
         for inst in insts {
             fx.lower_inst(&inst)
                 .map_err(|e| e.or_at(&inst.location()))?;
