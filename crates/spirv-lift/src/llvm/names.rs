@@ -194,13 +194,33 @@ mod tests {
     #[test]
     fn numbered_and_other_names_stay_unique() {
         let mut n = LocalNamer::default();
-        let given: Vec<String> = ["_5", "_5", "5", "_05", "_5.1", "x", "x", "_4294967295", "_0"]
-            .iter()
-            .map(|h| n.unique(h))
-            .collect();
+        let given: Vec<String> = [
+            "_5",
+            "_5",
+            "5",
+            "_05",
+            "_5.1",
+            "x",
+            "x",
+            "_4294967295",
+            "_0",
+        ]
+        .iter()
+        .map(|h| n.unique(h))
+        .collect();
         assert_eq!(
             given,
-            ["_5", "_5.1", "_5.2", "_05", "_5.1.1", "x", "x.1", "_4294967295", "_0"]
+            [
+                "_5",
+                "_5.1",
+                "_5.2",
+                "_05",
+                "_5.1.1",
+                "x",
+                "x.1",
+                "_4294967295",
+                "_0"
+            ]
         );
         assert_eq!(local_key("_5"), NUMBERED | 5);
         assert_eq!(local_key("_0"), NUMBERED);
@@ -216,7 +236,11 @@ mod tests {
     fn a_million_numbered_names_are_all_distinct() {
         let mut n = LocalNamer::default();
         n.reserve(1 << 20);
-        for i in (0..1u32 << 20).rev().step_by(2).chain((0..1u32 << 20).step_by(2)) {
+        for i in (0..1u32 << 20)
+            .rev()
+            .step_by(2)
+            .chain((0..1u32 << 20).step_by(2))
+        {
             assert_eq!(n.unique(&format!("_{i}")), format!("_{i}"));
         }
         assert_eq!(n.taken.taken.len(), 1 << 20);

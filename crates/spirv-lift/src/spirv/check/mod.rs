@@ -230,6 +230,11 @@ fn check_function(func: &super::Function) -> Result<(), Error> {
     // with a large bound must not cost bound × functions.
     let blocks: foldhash::HashSet<SpvId> = func.blocks.iter().map(|b| b.id()).collect();
     let in_func = |id: SpvId| blocks.contains(&id);
+    // Merge block -> the header whose merge instruction names it: a block merges at most
+    // one construct (spirv-val: "already a merge block for another header"). Two
+    // constructs ending at one block make the convergence regions taken from them overlap
+    // without nesting, which LLVM's verifier refuses.
+    let mut merge_of: foldhash::HashMap<SpvId, SpvId> = foldhash::HashMap::default();
     for b in &func.blocks {
         for inst in &b.insts {
             let targets: Vec<(usize, &str)> = match inst.op {
@@ -264,11 +269,20 @@ fn check_function(func: &super::Function) -> Result<(), Error> {
                     ));
                 }
             }
-            if matches!(inst.op, Op::SelectionMerge | Op::LoopMerge)
-                && b.merge().map(|m| m.word) != Some(inst.word)
-            {
-                return Err(inst
-                    .invalid("merge instruction must immediately precede the block's terminator"));
+            if matches!(inst.op, Op::SelectionMerge | Op::LoopMerge) {
+                if b.merge().map(|m| m.word) != Some(inst.word) {
+                    return Err(inst.invalid(
+                        "merge instruction must immediately precede the block's terminator",
+                    ));
+                }
+                let merge = inst.id(0)?;
+                if let Some(&other) = merge_of.get(&merge) {
+                    return Err(inst.invalid(format!(
+                        "merge block %{merge} is already the merge block of %{other} \
+                         (a block ends at most one construct)"
+                    )));
+                }
+                merge_of.insert(merge, b.id());
             }
         }
     }
