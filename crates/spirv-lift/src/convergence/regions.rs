@@ -67,7 +67,7 @@ pub fn compute(
                 out.owner[lb.index()] = Owner::Loop(*k);
             }
         }
-        if constructs_hold_cycles(a, &out, &to_llvm) {
+        if constructs_hold_cycles(a, &out, &to_llvm) && constructs_nest(a, &out, blocks) {
             return out;
         }
         // Merge information that does not describe the CFG (input `spirv-val` refuses,
@@ -143,6 +143,82 @@ fn constructs_hold_cycles(
         }
         false
     })
+}
+
+/// At most this many block visits for [`constructs_nest`] (regions × blocks): beyond it
+/// the function uses natural loops, which nest by construction.
+const NEST_CHECK_BUDGET: usize = 1 << 25;
+
+/// Whether each loop region is closed under the paths its token lives on: every block on
+/// a path from the loop's header (not through the header again) to a block owned by the
+/// loop or a loop inside it is itself owned by one of them. LLVM's verifier requires it
+/// ("Convergence region is not well-nested": a use of an outer token inside the loop
+/// token's live range). Constructs from merge information that fits the CFG have it;
+/// merge information `spirv-val` refuses (a branch into a loop's body past its header,
+/// found by the `assemble_text` fuzz target) may not, and the function then uses natural
+/// loops. Each region costs a forward and a backward walk over the function's blocks.
+fn constructs_nest(a: &FunctionAnalyses, out: &Regions, blocks: &[Option<BlockId>]) -> bool {
+    let cfg = &a.cfg;
+    let n = cfg.num_blocks();
+    if out.loops.len().saturating_mul(n) > NEST_CHECK_BUDGET {
+        return false;
+    }
+    let emitted = |b: Node| blocks.get(b.index()).copied().flatten();
+    let owner = |b: Node| emitted(b).and_then(|lb| out.owner.get(lb.index()).copied());
+    // Whether region `inner` is `k` or inside it.
+    let within = |inner: u32, k: u32| {
+        let mut r = Some(inner);
+        for _ in 0..=out.loops.len() {
+            match r {
+                Some(x) if x == k => return true,
+                Some(x) => r = out.loops.get(x as usize).and_then(|l| l.parent),
+                None => return false,
+            }
+        }
+        false
+    };
+    let mut header_node = vec![None; out.loops.len()];
+    for i in 0..n {
+        let b = Node(i as u32);
+        if let Some(lb) = emitted(b) {
+            for (k, l) in out.loops.iter().enumerate() {
+                if l.header == lb {
+                    header_node[k] = Some(b);
+                }
+            }
+        }
+    }
+    let (mut fwd, mut bwd) = (vec![false; n], vec![false; n]);
+    let mut stack = Vec::new();
+    for (k, h) in header_node.iter().enumerate() {
+        let Some(h) = *h else { continue };
+        let k = k as u32;
+        let inside = |b: Node| matches!(owner(b), Some(Owner::Loop(r)) if within(r, k));
+        fwd.iter_mut().for_each(|v| *v = false);
+        bwd.iter_mut().for_each(|v| *v = false);
+        // Forward from the header, not through it again.
+        stack.extend(cfg.succs(h).iter().copied().filter(|&s| s != h));
+        while let Some(b) = stack.pop() {
+            if fwd[b.index()] || emitted(b).is_none() {
+                continue;
+            }
+            fwd[b.index()] = true;
+            stack.extend(cfg.succs(b).iter().copied().filter(|&s| s != h));
+        }
+        // Backward from the region's blocks, not through the header.
+        stack.extend((0..n as u32).map(Node).filter(|&b| b != h && inside(b)));
+        while let Some(b) = stack.pop() {
+            if bwd[b.index()] || emitted(b).is_none() {
+                continue;
+            }
+            bwd[b.index()] = true;
+            stack.extend(cfg.preds(b).iter().copied().filter(|&p| p != h));
+        }
+        if (0..n).any(|i| fwd[i] && bwd[i] && !inside(Node(i as u32))) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The structured constructs of a function, computed as SPIR-V defines them: with
