@@ -125,25 +125,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "  per-module fixed cost {fixed:.1} µs, then {per_mb:.0} µs per MB (least squares over the {} modules' medians)",
         inputs.len()
     );
-    let (small, large) = points.iter().zip(&inputs).fold(
-        (None::<(f64, &str)>, None::<(f64, &str)>),
-        |(lo, hi), ((mb, _), i)| {
-            let lo = match lo {
-                Some((b, _)) if b <= *mb => lo,
-                _ => Some((*mb, i.name.as_str())),
-            };
-            let hi = match hi {
-                Some((b, _)) if b >= *mb => hi,
-                _ => Some((*mb, i.name.as_str())),
-            };
-            (lo, hi)
-        },
-    );
-    if let (Some((a, an)), Some((b, bn))) = (small, large) {
+    let by_size = |a: &&(usize, &(f64, f64)), b: &&(usize, &(f64, f64))| a.1.0.total_cmp(&b.1.0);
+    let sized = points.iter().enumerate().collect::<Vec<_>>();
+    if let (Some((lo, (a, _))), Some((hi, (b, _)))) =
+        (sized.iter().min_by(by_size), sized.iter().max_by(by_size))
+    {
         println!(
-            "  sizes from {:.1} kB ({an}) to {:.1} kB ({bn})",
+            "  sizes from {:.1} kB ({}) to {:.1} kB ({})",
             a * 1e3,
-            b * 1e3
+            inputs[*lo].name,
+            b * 1e3,
+            inputs[*hi].name
         );
     }
 

@@ -177,17 +177,18 @@ fn constructs_nest(a: &FunctionAnalyses, out: &Regions, blocks: &[Option<BlockId
         }
         false
     };
-    let mut header_node = vec![None; out.loops.len()];
+    // The CFG block of each LLVM block, then of each loop region's header.
+    let mut node_of = vec![None; out.owner.len()];
     for i in 0..n {
-        let b = Node(i as u32);
-        if let Some(lb) = emitted(b) {
-            for (k, l) in out.loops.iter().enumerate() {
-                if l.header == lb {
-                    header_node[k] = Some(b);
-                }
-            }
+        if let Some(slot) = emitted(Node(i as u32)).and_then(|lb| node_of.get_mut(lb.index())) {
+            *slot = Some(Node(i as u32));
         }
     }
+    let header_node: Vec<Option<Node>> = out
+        .loops
+        .iter()
+        .map(|l| node_of.get(l.header.index()).copied().flatten())
+        .collect();
     let (mut fwd, mut bwd) = (vec![false; n], vec![false; n]);
     let mut stack = Vec::new();
     for (k, h) in header_node.iter().enumerate() {
