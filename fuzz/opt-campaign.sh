@@ -14,6 +14,8 @@
 # spirv-val accepts the mutant) goes to DIR/failures (default target/opt-campaign);
 # the summary counts failures by opt's first error message with names and numbers
 # masked. Exit 0 when no translated mutant fails either verifier. JOBS defaults to nproc.
+# LIFT=PATH runs a fixed spirv-lift binary instead of building target/release (copy the
+# binary aside to keep a long campaign on one commit while the tree changes).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -25,7 +27,7 @@ while [[ $# -gt 0 ]]; do
     --translated) want=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -35,9 +37,14 @@ for t in opt-19 opt-22 spirv-val; do
     command -v "$t" >/dev/null || { echo "error: $t not found (scripts/setup.sh installs it)" >&2; exit 2; }
 done
 
-cargo build --quiet --release --bin spirv-lift
+if [[ -n ${LIFT:-} ]]; then
+    [[ -x $LIFT ]] || { echo "error: LIFT=$LIFT is not an executable" >&2; exit 2; }
+    lift=$(realpath "$LIFT")
+else
+    cargo build --quiet --release --bin spirv-lift
+    lift=$PWD/target/release/spirv-lift
+fi
 cargo build --quiet --release --manifest-path fuzz/mutants/Cargo.toml
-lift=$PWD/target/release/spirv-lift
 mutants=$PWD/fuzz/mutants/target/release/mutants
 
 rm -rf "$keep"

@@ -186,7 +186,7 @@ impl Resolved {
 /// The ids carrying one of the SpecIds of `values`, with that SpecId, through `OpDecorate`
 /// or a decoration group (linear in the module, whatever the groups).
 fn spec_ids(module: &spirv::Module, values: &BTreeMap<u32, SpecValue>) -> Vec<(SpvId, u32)> {
-    let spec_id = |d: &spirv::Deco| match (d.kind, d.operands.as_slice(), d.op) {
+    let spec_id = |d: &spirv::Deco| match (d.kind, &d.operands[..], d.op) {
         (::spirv::Decoration::SpecId, [Operand::LiteralBit32(id), ..], Op::Decorate)
             if values.contains_key(id) =>
         {

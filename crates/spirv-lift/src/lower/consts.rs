@@ -304,6 +304,6 @@ fn runtime_instruction(inst: &Inst) -> Result<Inst, Error> {
         word: inst.word,
         result_type: inst.result_type,
         result_id: inst.result_id,
-        operands: inst.operands[1..].to_vec(),
+        operands: inst.operands[1..].into(),
     })
 }

@@ -124,7 +124,7 @@ impl FnCtx<'_, '_> {
                 word: 0,
                 result_type: Some(ty),
                 result_id: Some(id),
-                operands: Vec::new(),
+                operands: Box::new([]),
             };
             self.call_builtin(
                 &construct,

@@ -202,7 +202,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             word: 0,
             result_type: Some(ptr_ty),
             result_id: Some(id),
-            operands: Vec::new(),
+            operands: Box::new([]),
         };
         self.define(&var, v)
     }
@@ -427,7 +427,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 word: 0,
                 result_type: Some(ty),
                 result_id: Some(id),
-                operands: Vec::new(),
+                operands: Box::new([]),
             };
             self.call_builtin(&fake, "__spirv_ConstantSampler", &args, Some(ty), false)?;
         }

@@ -15,7 +15,7 @@ use ::spirv::Decoration;
 pub(crate) struct Deco {
     pub target: SpvId,
     pub kind: Decoration,
-    pub operands: Vec<Operand>,
+    pub operands: Box<[Operand]>,
     /// The instruction's opcode and word offset, for errors.
     pub op: Op,
     pub word: u32,
@@ -34,7 +34,7 @@ impl Deco {
             word: self.word,
             result_type: None,
             result_id: None,
-            operands,
+            operands: operands.into_boxed_slice(),
         }
     }
 }
@@ -61,7 +61,7 @@ impl Decorations {
 
     /// Files a decoration instruction; gives it back if it is not one (an opcode
     /// [`is_decoration`] refuses, or operands the grammar does not give it).
-    pub(crate) fn push(&mut self, mut inst: Inst) -> Option<Inst> {
+    pub(crate) fn push(&mut self, inst: Inst) -> Option<Inst> {
         let (Some(&Operand::IdRef(target)), Some(&Operand::Decoration(kind))) =
             (inst.operands.first(), inst.operands.get(1))
         else {
@@ -70,7 +70,7 @@ impl Decorations {
         if !is_decoration(inst.op) {
             return Some(inst);
         }
-        let operands = inst.operands.split_off(2);
+        let operands = inst.operands.get(2..).unwrap_or_default().into();
         self.list.push(Deco {
             target: SpvId(target),
             kind,
@@ -152,9 +152,10 @@ impl Names {
         if inst.op != Op::Name {
             return Some(inst);
         }
-        match inst.operands.as_mut_slice() {
+        match &mut inst.operands[..] {
             [Operand::IdRef(target), Operand::LiteralString(name)] => {
-                self.list.push((SpvId(*target), std::mem::take(name)));
+                self.list
+                    .push((SpvId(*target), std::mem::take(&mut **name)));
                 None
             }
             _ => Some(inst),
@@ -193,14 +194,17 @@ mod tests {
             word: 0,
             result_type: None,
             result_id: None,
-            operands,
+            operands: operands.into(),
         }
     }
 
     fn name(id: u32, s: &str) -> Inst {
         inst(
             Op::Name,
-            vec![Operand::IdRef(id), Operand::LiteralString(s.into())],
+            vec![
+                Operand::IdRef(id),
+                Operand::LiteralString(Box::new(s.into())),
+            ],
         )
     }
 
@@ -267,8 +271,8 @@ mod tests {
         assert_eq!(kinds(10), vec![Decoration::Restrict]);
         assert!(kinds(3).is_empty());
         assert_eq!(
-            decos.of(SpvId(5))[0].operands,
-            vec![Operand::LiteralBit32(1)]
+            decos.of(SpvId(5))[0].operands[..],
+            [Operand::LiteralBit32(1)]
         );
         // Only the group instruction is left.
         assert_eq!(pre.len(), 1);

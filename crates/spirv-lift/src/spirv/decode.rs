@@ -283,7 +283,7 @@ fn decoration_params(r: &mut Reader<'_>, d: u32, out: &mut Vec<Operand>) -> Resu
         D::FPRoundingMode => out.push(enumerant!(r, FPRoundingMode, from_u32)),
         D::FPFastMathMode => out.push(enumerant!(r, FPFastMathMode, from_bits)),
         D::LinkageAttributes => {
-            out.push(Operand::LiteralString(r.string()?));
+            out.push(Operand::LiteralString(Box::new(r.string()?)));
             out.push(enumerant!(r, LinkageType, from_u32));
         }
         _ => return Err(Miss::Delegate),
@@ -382,7 +382,7 @@ fn fast(
             K::IdMemorySemantics => operands.push(Operand::IdMemorySemantics(r.word()?)),
             K::LiteralInteger | K::LiteralFloat => operands.push(Operand::LiteralBit32(r.word()?)),
             K::LiteralExtInstInteger => operands.push(Operand::LiteralExtInstInteger(r.word()?)),
-            K::LiteralString => operands.push(Operand::LiteralString(r.string()?)),
+            K::LiteralString => operands.push(Operand::LiteralString(Box::new(r.string()?))),
             K::PairIdRefIdRef => {
                 operands.push(Operand::IdRef(r.word()?));
                 operands.push(Operand::IdRef(r.word()?));
@@ -463,7 +463,7 @@ fn fast(
         word: word as u32,
         result_type: result_type.map(super::SpvTypeId),
         result_id: result_id.map(SpvId),
-        operands,
+        operands: operands.into_boxed_slice(),
     })
 }
 
@@ -645,7 +645,7 @@ fn spec_op_alone(words: &[u32], at: usize) -> Result<Inst, ErrorKind> {
         word: at as u32,
         result_type: op.result_type,
         result_id: op.result_id,
-        operands,
+        operands: operands.into_boxed_slice(),
     })
 }
 

@@ -1,7 +1,7 @@
 //! One decoded instruction with its word offset, and fallible operand accessors.
 
+pub use super::operand::Operand;
 use crate::error::{Error, ErrorKind, Location};
-pub use rspirv::dr::Operand;
 use spirv::Op;
 
 use super::{SpvId, SpvTypeId};
@@ -17,8 +17,8 @@ pub struct Inst {
     pub result_type: Option<SpvTypeId>,
     /// Result id.
     pub result_id: Option<SpvId>,
-    /// Operands after the result type and id.
-    pub operands: Vec<Operand>,
+    /// Operands after the result type and id (a boxed slice: an instruction is 40 bytes).
+    pub operands: Box<[Operand]>,
 }
 
 impl Inst {
@@ -28,7 +28,7 @@ impl Inst {
             word: word as u32,
             result_type: inst.result_type.map(SpvTypeId),
             result_id: inst.result_id.map(SpvId),
-            operands: inst.operands,
+            operands: inst.operands.into_iter().map(Operand::from).collect(),
         }
     }
 

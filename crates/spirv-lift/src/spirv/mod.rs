@@ -19,6 +19,7 @@ mod facts;
 pub(crate) mod ids;
 mod inst;
 pub(crate) mod opclass;
+mod operand;
 mod types;
 
 pub(crate) use annotations::{Deco, Decorations, Names};
