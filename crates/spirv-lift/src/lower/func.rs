@@ -56,8 +56,6 @@ pub(crate) fn lower_function(
     let fid = cx
         .funcs
         .get(spv_id)
-        .copied()
-        .flatten()
         .ok_or_else(|| func.def.invalid("function was not declared"))?;
     let analyses = match analyses {
         Some(a) if a.cfg.num_blocks() == func.blocks.len() => a,
@@ -108,9 +106,7 @@ pub(crate) fn lower_function(
         fx.materialize_runtime_constants(&func)?;
     }
     for (var, vi) in fx.cx.resource_values(spv_id) {
-        if let Some(slot) = fx.cx.values.get_mut(var) {
-            *slot = Some(vi);
-        }
+        fx.cx.values.set(var, vi)?;
     }
     if !fx.cx.amd_builtins.is_empty() {
         fx.materialize_amdgcn_builtins(&func)?;
@@ -168,7 +164,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
 
     /// Value and SPIR-V type of an id.
     pub fn info(&self, id: SpvId) -> Result<ValInfo, Error> {
-        match self.cx.values.get(id).copied().flatten() {
+        match self.cx.values.get(id) {
             Some(vi) if vi.func.is_none() || vi.func == Some(self.spv_id) => Ok(vi),
             _ => Err(crate::error::invalid(format!(
                 "%{id} is used where it is not defined (its definition must dominate this use)"
@@ -226,16 +222,14 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 self.f.rename_local(l, &hint);
             }
         }
-        let slot = self
-            .cx
-            .values
-            .get_mut(id)
-            .ok_or_else(|| inst.err("result id out of bound"))?;
-        *slot = Some(ValInfo {
+        let vi = ValInfo {
             v,
             spv_ty,
             func: Some(self.spv_id),
-        });
+        };
+        if !self.cx.values.set(id, vi)? {
+            return Err(inst.err("result id out of bound"));
+        }
         Ok(())
     }
 
@@ -477,8 +471,6 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             .cx
             .funcs
             .get(callee)
-            .copied()
-            .flatten()
             .ok_or_else(|| inst.err(format!("callee %{callee} is not a function")))?;
         let mut args = inst
             .ids_from(1)?

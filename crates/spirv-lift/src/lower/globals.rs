@@ -301,17 +301,14 @@ impl Ctx<'_> {
             }
         }
         for ((pid, pty, ..), l) in param_info.iter().zip(locals) {
-            if let Some(slot) = self.values.get_mut(*pid) {
-                *slot = Some(super::ValInfo {
-                    v: Value::Local(l),
-                    spv_ty: *pty,
-                    func: Some(id),
-                });
-            }
+            let vi = super::ValInfo {
+                v: Value::Local(l),
+                spv_ty: *pty,
+                func: Some(id),
+            };
+            self.values.set(*pid, vi)?;
         }
-        if let Some(slot) = self.funcs.get_mut(id) {
-            *slot = Some(fid);
-        }
+        self.funcs.set(id, fid);
         self.set_global_value(id, Value::Func(fid), fty)
     }
 
@@ -413,7 +410,7 @@ impl Ctx<'_> {
         // a module of 3,000 kernels quadratic.
         let set_builtin = self.set_workgroup_size_builtin();
         for ep in &eps {
-            let Some(fid) = self.funcs.get(ep.func).copied().flatten() else {
+            let Some(fid) = self.funcs.get(ep.func) else {
                 return Err(crate::error::invalid(format!(
                     "entry point '{}' names %{}, not a function",
                     ep.name, ep.func

@@ -31,6 +31,7 @@ mod memory;
 mod semantics;
 mod tags;
 mod types;
+mod values;
 
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
@@ -40,13 +41,7 @@ use crate::{Options, Target};
 use foldhash::{HashMap, HashMapExt, HashSet};
 pub use types::{SpvTy, SpvTypeId, named_tags, sync_as_name};
 
-/// A lowered value with its SPIR-V type and owning function (for locals).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ValInfo {
-    pub v: Value,
-    pub spv_ty: SpvTypeId,
-    pub func: Option<SpvId>,
-}
+pub(crate) use values::ValInfo;
 
 /// An entry point.
 #[derive(Clone, Debug)]
@@ -65,8 +60,8 @@ pub(crate) struct Ctx<'a> {
     pub opts: &'a Options,
     pub m: llvm::Module,
     pub types: types::TypeTable,
-    pub values: spirv::IdTable<Option<ValInfo>>,
-    pub funcs: spirv::IdTable<Option<FuncId>>,
+    pub values: values::Values,
+    pub funcs: values::Funcs,
     pub names: spirv::Names,
     pub decorations: spirv::Decorations,
     pub entry_points: Vec<EntryPoint>,
@@ -234,13 +229,7 @@ pub(crate) fn lower_module_into(
     // come from each position on: functions before it are final.
     let fids = functions
         .iter()
-        .map(|f| {
-            cx.funcs
-                .get(f.id())
-                .copied()
-                .flatten()
-                .filter(|_| f.has_body())
-        })
+        .map(|f| cx.funcs.get(f.id()).filter(|_| f.has_body()))
         .collect::<Vec<_>>();
     let mut pending_min = vec![declared; fids.len() + 1];
     for i in (0..fids.len()).rev() {
@@ -295,8 +284,8 @@ impl<'a> Ctx<'a> {
             opts,
             m: llvm::Module::new(""),
             types: types::TypeTable::new(&spv.types),
-            values: header.id_table(None),
-            funcs: header.id_table(None),
+            values: values::Values::new(&header),
+            funcs: values::Funcs::new(&header),
             names: Default::default(),
             decorations: Default::default(),
             entry_points: Vec::new(),
@@ -557,11 +546,7 @@ impl<'a> Ctx<'a> {
 
     /// A module-level value (constant, global, function address).
     pub fn global_value(&self, id: SpvId) -> Option<ValInfo> {
-        self.values
-            .get(id)
-            .copied()
-            .flatten()
-            .filter(|v| v.func.is_none())
+        self.values.get(id).filter(|v| v.func.is_none())
     }
 
     /// The integer value of a constant id (scope, semantics, literal-like operands), once
@@ -620,17 +605,17 @@ impl<'a> Ctx<'a> {
         v: Value,
         spv_ty: SpvTypeId,
     ) -> Result<(), Error> {
-        let slot = self.values.get_mut(id).ok_or_else(|| {
-            Error::new(ErrorKind::IdOutOfBound {
-                id: id.0,
-                bound: self.spv.header.bound,
-            })
-        })?;
-        *slot = Some(ValInfo {
+        let vi = ValInfo {
             v,
             spv_ty,
             func: None,
-        });
+        };
+        if !self.values.set(id, vi)? {
+            return Err(Error::new(ErrorKind::IdOutOfBound {
+                id: id.0,
+                bound: self.spv.header.bound,
+            }));
+        }
         Ok(())
     }
 
