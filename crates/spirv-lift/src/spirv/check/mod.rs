@@ -73,7 +73,8 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         convergent_op: vec![false; n],
         analyses: vec![None; n],
     };
-    let mut defined = foldhash::HashSet::default();
+    // Functions with a body, and their return types.
+    let mut defined = foldhash::HashMap::default();
     for i in 0..n {
         let func: Cow<Function> = if module.bodies.is_some() && module.functions[i].has_body() {
             Cow::Owned(module.decode_function(i, words)?)
@@ -84,7 +85,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
             continue;
         }
         if let Some(id) = func.def.result_id {
-            defined.insert(id);
+            defined.insert(id, func.def.result_type);
         }
         // Ids used, and the facts lowering needs, in one pass over the body.
         let mut vars = Vec::new();
@@ -123,13 +124,22 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         }
     }
     // An entry point is a function with a body (a declaration cannot carry what makes
-    // it an entry point: LLVM refuses `declare amdgpu_kernel … !reqd_work_group_size`).
+    // it an entry point: LLVM refuses `declare amdgpu_kernel … !reqd_work_group_size`)
+    // that returns void (as `spirv-val` requires; LLVM refuses a kernel calling
+    // convention on a function returning a value).
     for inst in module.preamble.iter().filter(|i| i.op == Op::EntryPoint) {
         let func = inst.id(1)?;
-        if !defined.contains(&func) {
-            let name = inst.string(2).unwrap_or_default();
+        let name = || inst.string(2).unwrap_or_default();
+        let Some(&ret) = defined.get(&func) else {
             return Err(inst.invalid(format!(
-                "entry point '{name}' names %{func}, not a function with a body"
+                "entry point '{}' names %{func}, not a function with a body",
+                name()
+            )));
+        };
+        if !ret.is_some_and(|t| matches!(module.types.get(t), Some(super::SpvTy::Void))) {
+            return Err(inst.invalid(format!(
+                "entry point '{}' names %{func}, whose return type is not void",
+                name()
             )));
         }
     }
