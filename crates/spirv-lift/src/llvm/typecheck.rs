@@ -12,7 +12,64 @@
 //! match their aggregate type ([`check_const`]), and the overload types of the intrinsics
 //! the lowering calls ([`check_intrinsic`]).
 
-use super::{CastOp, Const, Function, Inst, InstKind, Module, Type, TypeId, Value};
+use super::{
+    CallConv, CastOp, Const, Function, Inst, InstKind, Module, ParamAttr, Type, TypeId, Value,
+};
+
+/// What LLVM's verifier requires of a global: an initializer of the global's value type.
+pub fn check_global(m: &Module, g: &super::Global) -> Result<(), String> {
+    let Some(init) = g.init else { return Ok(()) };
+    let init_ty = super::const_type(m.const_of_id(init));
+    if init_ty == g.ty {
+        return Ok(());
+    }
+    let (mut have, mut want) = (String::new(), String::new());
+    super::write_type_string(m, init_ty, &mut have);
+    super::write_type_string(m, g.ty, &mut want);
+    Err(format!(
+        "the initializer's type {have} is not the variable's type {want}"
+    ))
+}
+
+/// The address space of the stack on amdgcn (its data layout's alloca space).
+const AMDGPU_STACK_AS: u32 = 5;
+
+/// What LLVM's verifier requires of a function's signature under its calling convention
+/// (`Verifier::visitFunction`): a kernel (`spir_kernel`, `amdgpu_kernel`) returns void
+/// and takes no `sret` parameter and no varargs; an `amdgpu_kernel` takes no `byval`
+/// parameter and no `byref` one in the stack's address space.
+pub fn check_signature(m: &Module, f: &Function) -> Result<(), String> {
+    if !matches!(f.cc, CallConv::SpirKernel | CallConv::AmdgpuKernel) {
+        return Ok(());
+    }
+    if !matches!(m.type_of_id(f.ret), Type::Void) {
+        return Err("a kernel's calling convention requires a void return type".into());
+    }
+    if f.vararg {
+        return Err("a kernel's calling convention does not take varargs".into());
+    }
+    for (i, attrs) in f.param_attrs.iter().enumerate() {
+        for a in attrs {
+            let refused = match a {
+                ParamAttr::Sret(_) => Some("sret"),
+                ParamAttr::ByVal(_) if f.cc == CallConv::AmdgpuKernel => Some("byval"),
+                ParamAttr::ByRef(_) if f.cc == CallConv::AmdgpuKernel => {
+                    let ty = f.params.get(i).map(|p| f.locals[p.index()].ty);
+                    let on_stack =
+                        ty.is_some_and(|t| matches!(m.type_of_id(t), Type::Ptr(AMDGPU_STACK_AS)));
+                    on_stack.then_some("byref on the stack")
+                }
+                _ => None,
+            };
+            if let Some(what) = refused {
+                return Err(format!(
+                    "a kernel's calling convention does not allow {what} (parameter {i})"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
 
 fn is_int_like(m: &Module, t: TypeId) -> bool {
     match m.type_of_id(t) {
@@ -631,6 +688,98 @@ mod tests {
         assert!(check_intrinsic(&m, "llvm.uadd.with.overflow.i32", &[i32_, i32_], i1).is_err());
         // Names without a rule are not judged.
         assert!(check_intrinsic(&m, "llvm.amdgcn.ballot.i32", &[i1], i32_).is_ok());
+    }
+
+    #[test]
+    fn a_global_initializer_has_the_global_s_type() {
+        let mut m = module();
+        let (p1, p2) = (m.ty(Type::Ptr(1)), m.ty(Type::Ptr(2)));
+        let null1 = m.constant(Const::Null(p1));
+        let global = |ty, init| super::super::Global {
+            name: String::new(),
+            ty,
+            addrspace: 1,
+            init,
+            constant: false,
+            thread_local: false,
+            linkage: super::super::Linkage::External,
+            align: None,
+            md: Vec::new(),
+        };
+        assert!(check_global(&m, &global(p1, Some(null1))).is_ok());
+        assert!(check_global(&m, &global(p2, None)).is_ok());
+        // The campaign's: an addrspace(2) pointer initialized with an address in 1.
+        let err = check_global(&m, &global(p2, Some(null1))).unwrap_err();
+        assert!(
+            err.contains("ptr addrspace(1)") && err.contains("ptr addrspace(2)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn kernel_signatures_follow_the_verifier() {
+        let mut m = module();
+        let (void, i32_) = (m.ty(Type::Void), m.ty(Type::Int(32)));
+        let (global, stack) = (m.ty(Type::Ptr(1)), m.ty(Type::Ptr(5)));
+        let mut fresh = |ret, cc, params: &[(TypeId, Vec<ParamAttr>)]| {
+            let id = m.add_function("k", ret, cc);
+            let f = m.func_mut(id);
+            for (t, attrs) in params {
+                let l = f.new_local("p", *t);
+                f.params.push(l);
+                f.param_attrs.push(attrs.clone());
+            }
+            id
+        };
+        let cases = [
+            (fresh(void, CallConv::SpirKernel, &[(global, vec![])]), true),
+            (fresh(i32_, CallConv::SpirKernel, &[]), false),
+            (fresh(i32_, CallConv::AmdgpuKernel, &[]), false),
+            (fresh(i32_, CallConv::SpirFunc, &[]), true),
+            (
+                fresh(
+                    void,
+                    CallConv::SpirKernel,
+                    &[(global, vec![ParamAttr::Sret(i32_)])],
+                ),
+                false,
+            ),
+            (
+                fresh(
+                    void,
+                    CallConv::SpirKernel,
+                    &[(global, vec![ParamAttr::ByVal(i32_)])],
+                ),
+                true,
+            ),
+            (
+                fresh(
+                    void,
+                    CallConv::AmdgpuKernel,
+                    &[(global, vec![ParamAttr::ByVal(i32_)])],
+                ),
+                false,
+            ),
+            (
+                fresh(
+                    void,
+                    CallConv::AmdgpuKernel,
+                    &[(global, vec![ParamAttr::ByRef(i32_)])],
+                ),
+                true,
+            ),
+            (
+                fresh(
+                    void,
+                    CallConv::AmdgpuKernel,
+                    &[(stack, vec![ParamAttr::ByRef(i32_)])],
+                ),
+                false,
+            ),
+        ];
+        for (i, (id, ok)) in cases.into_iter().enumerate() {
+            assert_eq!(check_signature(&m, m.func(id)).is_ok(), ok, "case {i}");
+        }
     }
 
     #[test]

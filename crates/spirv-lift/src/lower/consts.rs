@@ -170,9 +170,20 @@ impl Ctx<'_> {
         ptr_ty: SpvTypeId,
         ids: &[SpvId],
     ) -> Result<Const, Error> {
-        let SpvTy::Pointer { pointee, .. } = *self.spv_ty(ptr_ty)? else {
+        let SpvTy::Pointer { pointee, sc } = *self.spv_ty(ptr_ty)? else {
             return Err(inst.err("access chain base is not a pointer"));
         };
+        // As for OpAccessChain: the result points into the base's storage class.
+        let result_sc = match self.spv_ty(inst.rty()?)? {
+            SpvTy::Pointer { sc, .. } => Some(*sc),
+            _ => None,
+        };
+        if result_sc != Some(sc) {
+            return Err(inst.invalid(format!(
+                "access chain result type %{} is not a pointer in the base's storage class {sc:?}",
+                inst.rty()?
+            )));
+        }
         let laid_out = |cx: &mut Self, t: SpvTypeId| -> Result<bool, Error> {
             let s = cx.shape(t)?;
             Ok(!matches!(

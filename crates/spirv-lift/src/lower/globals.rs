@@ -130,6 +130,7 @@ impl Ctx<'_> {
             align,
             md,
         };
+        crate::llvm::typecheck::check_global(&self.m, &g).map_err(|msg| inst.invalid(msg))?;
         let gid = self.m.add_global(&hint, g);
         if let (true, Some(b)) = (host_builtin, builtin) {
             self.host_builtins.push((gid, b, ty));
@@ -272,6 +273,9 @@ impl Ctx<'_> {
             ));
         }
         let lf = self.m.func_mut(fid);
+        // Exactly sized: a module of many small functions keeps every signature.
+        lf.params.reserve_exact(param_info.len());
+        lf.param_attrs.reserve_exact(param_info.len());
         let kernel_cc = cc == CallConv::AmdgpuKernel;
         for (_, _, t, hint, attrs) in &param_info {
             // amdgpu_kernel arguments are passed in the kernarg segment: no `byval`.
@@ -307,6 +311,9 @@ impl Ctx<'_> {
                 func: Some(id),
             };
             self.values.set(*pid, vi)?;
+        }
+        if let Err(msg) = crate::llvm::typecheck::check_signature(&self.m, self.m.func(fid)) {
+            return Err(f.def.invalid(msg));
         }
         self.funcs.set(id, fid);
         self.set_global_value(id, Value::Func(fid), fty)
@@ -556,7 +563,10 @@ impl Ctx<'_> {
             "entry point '{}': a wrapper, because its function is also called",
             ep.name
         ));
+        let checked = crate::llvm::typecheck::check_signature(&self.m, &f);
         self.m.put_function(w, f);
+        checked
+            .map_err(|msg| crate::error::invalid(format!("entry point '{}': {msg}", ep.name)))?;
         Ok(w)
     }
 
