@@ -6,6 +6,7 @@
 
 mod ids;
 mod inst;
+mod intern;
 mod names;
 pub(crate) mod print;
 pub mod typecheck;
@@ -16,7 +17,7 @@ pub use inst::{BinOp, Call, CastOp, FPred, IPred, Inst, InstKind, Ordering, RmwO
 pub use names::{Namer, is_plain_identifier};
 pub use types::Type;
 
-use foldhash::HashMap;
+use std::hash::BuildHasher;
 
 /// A value operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -241,12 +242,18 @@ pub struct Function {
     local_names: String,
     /// Comment lines printed before the definition.
     pub comments: Vec<String>,
-    namer: names::LocalNamer,
+    /// Made when the first local is named (a declaration has none), dropped with the body.
+    namer: Option<Box<names::LocalNamer>>,
     /// The body was printed by a streaming writer and freed (see [`Function::release_body`]).
     released: bool,
 }
 
 impl Function {
+    /// The namer of this function's locals.
+    fn namer(&mut self) -> &mut names::LocalNamer {
+        self.namer.get_or_insert_with(Default::default)
+    }
+
     /// Whether this is only a declaration.
     pub fn is_declaration(&self) -> bool {
         self.blocks.is_empty() && !self.released
@@ -270,12 +277,12 @@ impl Function {
             l.name = push_name(&mut self.local_names, &names[start as usize..end as usize]);
         }
         self.local_names.shrink_to_fit();
-        self.namer = names::LocalNamer::default();
+        self.namer = None;
     }
 
     /// Creates a local with a unique name derived from `hint`.
     pub fn new_local(&mut self, hint: &str, ty: TypeId) -> LocalId {
-        let name = self.namer.unique(hint);
+        let name = self.namer().unique(hint);
         let name = push_name(&mut self.local_names, &name);
         self.locals.push(LocalInfo { name, ty });
         LocalId((self.locals.len() - 1) as u32)
@@ -284,13 +291,13 @@ impl Function {
     /// Room for `n` more locals (and their names) without growing.
     pub fn reserve_locals(&mut self, n: usize) {
         self.locals.reserve(n);
-        self.namer.reserve(n);
+        self.namer().reserve(n);
     }
 
     /// Gives a local a new unique name derived from `hint` (the old name's text stays
     /// in the name text, unused).
     pub fn rename_local(&mut self, l: LocalId, hint: &str) {
-        let name = self.namer.unique(hint);
+        let name = self.namer().unique(hint);
         self.locals[l.index()].name = push_name(&mut self.local_names, &name);
     }
 
@@ -304,7 +311,7 @@ impl Function {
 
     /// Creates a block with a unique label derived from `hint`.
     pub fn new_block(&mut self, hint: &str) -> BlockId {
-        let name = self.namer.unique(hint);
+        let name = self.namer().unique(hint);
         self.blocks.push(Block {
             name,
             insts: Vec::new(),
@@ -341,16 +348,15 @@ pub struct Module {
     /// Print `spir_kernel` definitions before the other functions (a workaround for
     /// LLVM 22's SPIR-V backend; see `Options::spirv_backend_workarounds`).
     pub(crate) kernels_first: bool,
-    types: Vec<Type>,
-    type_map: HashMap<Type, TypeId>,
+    types: intern::Interner<Type>,
     /// Identified struct types: name, body, and its form.
     structs: Vec<(String, Vec<TypeId>, StructForm)>,
-    consts: Vec<Const>,
-    const_map: HashMap<Const, ConstId>,
-    mds: Vec<Vec<MdOperand>>,
-    md_map: HashMap<Vec<MdOperand>, MdId>,
+    consts: intern::Interner<Const>,
+    mds: intern::Interner<Vec<MdOperand>>,
     global_names: Namer,
-    func_by_name: HashMap<String, FuncId>,
+    /// Functions by name: a hash index of ids (the names are the functions' own).
+    func_by_name: hashbrown::HashTable<FuncId>,
+    func_name_hasher: foldhash::fast::RandomState,
     /// The first constant made that its type cannot hold ([`typecheck::check_const`]),
     /// until the lowering takes it ([`Module::take_invalid_const`]).
     invalid_const: Option<String>,
@@ -367,18 +373,15 @@ impl Module {
 
     /// Interns a type.
     pub(crate) fn ty(&mut self, t: Type) -> TypeId {
-        if let Some(id) = self.type_map.get(&t) {
-            return *id;
+        if let Some(id) = self.types.get(&t) {
+            return TypeId(id);
         }
-        let id = TypeId(self.types.len() as u32);
-        self.types.push(t.clone());
-        self.type_map.insert(t, id);
-        id
+        TypeId(self.types.push_new(t))
     }
 
     /// The type behind an id.
     pub(crate) fn type_of_id(&self, id: TypeId) -> &Type {
-        &self.types[id.index()]
+        self.types.value(id.index())
     }
 
     /// Declares a new identified struct type (bodies may be set later).
@@ -410,14 +413,14 @@ impl Module {
 
     /// Sets an identified struct's body.
     pub(crate) fn set_struct_body(&mut self, ty: TypeId, fields: Vec<TypeId>) {
-        if let Type::Named(i) = self.types[ty.index()] {
+        if let Type::Named(i) = *self.types.value(ty.index()) {
             self.structs[i as usize].1 = fields;
         }
     }
 
     /// The field types of a struct type (identified or literal), if it is one.
     pub(crate) fn struct_fields(&self, ty: TypeId) -> Option<&[TypeId]> {
-        match &self.types[ty.index()] {
+        match self.types.value(ty.index()) {
             Type::Named(i) => self.structs.get(*i as usize).map(|s| s.1.as_slice()),
             Type::Struct(f) | Type::Packed(f) => Some(f),
             _ => None,
@@ -426,18 +429,15 @@ impl Module {
 
     /// Interns a constant.
     pub(crate) fn constant(&mut self, c: Const) -> ConstId {
-        if let Some(id) = self.const_map.get(&c) {
-            return *id;
+        if let Some(id) = self.consts.get(&c) {
+            return ConstId(id);
         }
         if self.invalid_const.is_none()
             && let Err(e) = typecheck::check_const(self, &c)
         {
             self.invalid_const = Some(e);
         }
-        let id = ConstId(self.consts.len() as u32);
-        self.consts.push(c.clone());
-        self.const_map.insert(c, id);
-        id
+        ConstId(self.consts.push_new(c))
     }
 
     /// The message for the first constant made since the last call that its type cannot
@@ -449,23 +449,23 @@ impl Module {
 
     /// The constant behind an id.
     pub(crate) fn const_of_id(&self, id: ConstId) -> &Const {
-        &self.consts[id.index()]
+        self.consts.value(id.index())
     }
 
     /// The operands of a metadata node.
     pub(crate) fn md_operands(&self, id: MdId) -> &[MdOperand] {
-        self.mds.get(id.index()).map_or(&[], |v| v.as_slice())
+        self.mds
+            .values()
+            .get(id.index())
+            .map_or(&[], |v| v.as_slice())
     }
 
     /// Interns a metadata node.
     pub(crate) fn md(&mut self, ops: Vec<MdOperand>) -> MdId {
-        if let Some(id) = self.md_map.get(&ops) {
-            return *id;
+        if let Some(id) = self.mds.get(&ops) {
+            return MdId(id);
         }
-        let id = MdId(self.mds.len() as u32);
-        self.mds.push(ops.clone());
-        self.md_map.insert(ops, id);
-        id
+        MdId(self.mds.push_new(ops))
     }
 
     /// Adds a global variable with a unique name derived from `hint`.
@@ -493,10 +493,11 @@ impl Module {
         ret: TypeId,
         cc: CallConv,
     ) -> FuncId {
-        let id = self.add_function("", ret, cc);
-        let f = &mut self.functions[id.index()];
-        f.name = name.to_string();
-        self.func_by_name.insert(name.to_string(), id);
+        // The empty hint still takes a name from the namer, as before the name index.
+        let placeholder = self.global_names.unique("");
+        let id = self.add_function_named(placeholder, ret, cc, false);
+        self.functions[id.index()].name = name.to_string();
+        self.index_function_name(id);
         id
     }
 
@@ -507,11 +508,22 @@ impl Module {
 
     /// Adds a function with a unique name derived from `hint` and returns its id.
     pub(crate) fn add_function(&mut self, hint: &str, ret: TypeId, cc: CallConv) -> FuncId {
+        let name = self.global_names.unique(hint);
+        self.add_function_named(name, ret, cc, true)
+    }
+
+    /// Adds a function under `name` (unique), indexed by it if `index`.
+    fn add_function_named(
+        &mut self,
+        name: String,
+        ret: TypeId,
+        cc: CallConv,
+        index: bool,
+    ) -> FuncId {
         // A function's value type, `ptr`, exists for `value_type`.
         self.ty(Type::Ptr(0));
-        let name = self.global_names.unique(hint);
         let f = Function {
-            name: name.clone(),
+            name,
             ret,
             params: Vec::new(),
             param_attrs: Vec::new(),
@@ -524,13 +536,38 @@ impl Module {
             locals: Vec::new(),
             local_names: String::new(),
             comments: Vec::new(),
-            namer: names::LocalNamer::default(),
+            namer: None,
             released: false,
         };
         self.functions.push(f);
         let id = FuncId((self.functions.len() - 1) as u32);
-        self.func_by_name.insert(name, id);
+        if index {
+            self.index_function_name(id);
+        }
         id
+    }
+
+    /// Makes function `id` findable by its name.
+    fn index_function_name(&mut self, id: FuncId) {
+        let Module {
+            functions,
+            func_by_name,
+            func_name_hasher: state,
+            ..
+        } = self;
+        let hash = state.hash_one(functions[id.index()].name.as_str());
+        func_by_name.insert_unique(hash, id, |f| {
+            state.hash_one(functions[f.index()].name.as_str())
+        });
+    }
+
+    /// The function named `name`, if any.
+    fn function_named(&self, name: &str) -> Option<FuncId> {
+        let hash = self.func_name_hasher.hash_one(name);
+        let functions = &self.functions;
+        self.func_by_name
+            .find(hash, |f| functions[f.index()].name == name)
+            .copied()
     }
 
     /// Finds or adds a declaration with exactly this name and signature. Returns `None`
@@ -543,7 +580,7 @@ impl Module {
         cc: CallConv,
         attrs: &[FnAttr],
     ) -> Option<FuncId> {
-        if let Some(&id) = self.func_by_name.get(name) {
+        if let Some(id) = self.function_named(name) {
             let f = &self.functions[id.index()];
             let same = f.ret == ret
                 && f.params.len() == params.len()
@@ -584,7 +621,7 @@ impl Module {
 
     /// Looks up a type id without interning (for types known to exist).
     pub(crate) fn find_type(&self, t: &Type) -> Option<TypeId> {
-        self.type_map.get(t).copied()
+        self.types.get(t).map(TypeId)
     }
 
     /// A function by id, mutably.
@@ -609,19 +646,12 @@ impl Module {
     pub(crate) fn value_type(&self, f: &Function, v: Value) -> TypeId {
         match v {
             Value::Local(l) => f.locals[l.index()].ty,
-            Value::Const(c) => const_type(&self.consts[c.index()]),
+            Value::Const(c) => const_type(self.consts.value(c.index())),
             Value::Global(g) => {
                 let as_ = self.globals[g.index()].addrspace;
-                self.type_map
-                    .get(&Type::Ptr(as_))
-                    .copied()
-                    .unwrap_or(TypeId(0))
+                self.find_type(&Type::Ptr(as_)).unwrap_or(TypeId(0))
             }
-            Value::Func(_) => self
-                .type_map
-                .get(&Type::Ptr(0))
-                .copied()
-                .unwrap_or(TypeId(0)),
+            Value::Func(_) => self.find_type(&Type::Ptr(0)).unwrap_or(TypeId(0)),
         }
     }
 

@@ -83,7 +83,7 @@ pub(crate) fn write_function_entry<W: Write + ?Sized>(
 
 /// The part of a module after its functions: named metadata and metadata nodes.
 pub(crate) fn write_epilogue<W: Write + ?Sized>(w: &mut W, m: &Module) -> Result {
-    if !m.named_md.is_empty() || !m.mds.is_empty() {
+    if !m.named_md.is_empty() || !m.mds.values().is_empty() {
         writeln!(w)?;
     }
     for (name, nodes) in &m.named_md {
@@ -96,7 +96,7 @@ pub(crate) fn write_epilogue<W: Write + ?Sized>(w: &mut W, m: &Module) -> Result
         }
         writeln!(w, "}}")?;
     }
-    for (i, ops) in m.mds.iter().enumerate() {
+    for (i, ops) in m.mds.values().iter().enumerate() {
         write!(w, "!{i} = !{{")?;
         for (j, op) in ops.iter().enumerate() {
             if j > 0 {
