@@ -82,17 +82,26 @@ impl FnCtx<'_, '_> {
     /// Computes at the top of the entry block each specialization constant known only at
     /// run time (the length of a cooperative matrix, what is computed from it) that this
     /// function uses, and those they are computed from, in module order.
-    pub(super) fn materialize_runtime_constants(&mut self, func: &Function) -> Result<(), Error> {
+    pub(super) fn materialize_runtime_constants(
+        &mut self,
+        func: &Function,
+        dec: Option<&crate::spirv::BodyDecoder<'_>>,
+    ) -> Result<(), Error> {
         let runtime = std::mem::take(&mut self.cx.runtime_constants);
-        let result = self.lower_runtime_constants(func, &runtime);
+        let result = self.lower_runtime_constants(func, dec, &runtime);
         self.cx.runtime_constants = runtime;
         result
     }
 
-    fn lower_runtime_constants(&mut self, func: &Function, runtime: &[Inst]) -> Result<(), Error> {
+    fn lower_runtime_constants(
+        &mut self,
+        func: &Function,
+        dec: Option<&crate::spirv::BodyDecoder<'_>>,
+        runtime: &[Inst],
+    ) -> Result<(), Error> {
         let ids: foldhash::HashSet<SpvId> = runtime.iter().filter_map(|r| r.result_id).collect();
         let is_runtime = |id: SpvId| ids.contains(&id);
-        let mut needed = Self::used_ids_where(func, is_runtime);
+        let mut needed = Self::used_ids_where(func, dec, is_runtime)?;
         if needed.is_empty() {
             return Ok(());
         }
@@ -112,8 +121,12 @@ impl FnCtx<'_, '_> {
 
     /// Calls `__spirv_CompositeConstruct(component)` at the top of the entry block for
     /// each constant cooperative matrix this function uses.
-    pub(super) fn materialize_coop_constants(&mut self, func: &Function) -> Result<(), Error> {
-        let used = Self::used_ids_where(func, |id| self.cx.coop_constants.contains_key(&id));
+    pub(super) fn materialize_coop_constants(
+        &mut self,
+        func: &Function,
+        dec: Option<&crate::spirv::BodyDecoder<'_>>,
+    ) -> Result<(), Error> {
+        let used = Self::used_ids_where(func, dec, |id| self.cx.coop_constants.contains_key(&id))?;
         for id in used {
             let Some(&(ty, component)) = self.cx.coop_constants.get(&id) else {
                 continue;

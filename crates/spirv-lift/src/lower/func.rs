@@ -14,7 +14,7 @@ use crate::llvm::{self, BlockId, Inst as LInst, InstKind, LocalId, TypeId, Value
 use crate::mmra::TagSet;
 use crate::spirv::SpvId;
 use crate::spirv::SpvTypeId;
-use crate::spirv::{Function, Inst, Op, Operand};
+use crate::spirv::{BodyDecoder, Function, Inst, Op, Operand};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// Per-function lowering state.
@@ -42,14 +42,19 @@ pub(crate) struct FnCtx<'c, 'a> {
     pub ptr_shapes: HashMap<SpvId, super::layout::ShapeId>,
 }
 
+/// A block this long gets room for a few instructions more than its own.
+const LONG_BLOCK: usize = 4096;
+
 /// Lowers one function body into its (already declared) LLVM function.
 /// `analyses` are the function's CFG analyses from the input checks (computed here when
 /// they are missing or do not fit the body). The body is consumed as it is lowered:
-/// each instruction is freed once lowered (phis are kept until they are filled), so a
-/// long function is not held twice, as SPIR-V and as LLVM.
+/// each instruction is freed once lowered (phis are kept until they are filled), and a
+/// long block's instructions are decoded one at a time with `dec` (`Function::deferred`),
+/// so a long function is not held twice, as SPIR-V and as LLVM.
 pub(crate) fn lower_function(
     cx: &mut Ctx<'_>,
     mut func: Function,
+    dec: Option<&BodyDecoder<'_>>,
     analyses: Option<FunctionAnalyses>,
 ) -> Result<Regions, Error> {
     let spv_id = func.id();
@@ -97,41 +102,48 @@ pub(crate) fn lower_function(
         ptr_shapes: HashMap::new(),
     };
     if !fx.cx.const_samplers.is_empty() {
-        fx.materialize_samplers(&func)?;
+        fx.materialize_samplers(&func, dec)?;
     }
     if !fx.cx.coop_constants.is_empty() {
-        fx.materialize_coop_constants(&func)?;
+        fx.materialize_coop_constants(&func, dec)?;
     }
     if !fx.cx.runtime_constants.is_empty() {
-        fx.materialize_runtime_constants(&func)?;
+        fx.materialize_runtime_constants(&func, dec)?;
     }
     for (var, vi) in fx.cx.resource_values(spv_id) {
         fx.cx.values.set(var, vi)?;
     }
     if !fx.cx.amd_builtins.is_empty() {
-        fx.materialize_amdgcn_builtins(&func)?;
+        fx.materialize_amdgcn_builtins(&func, dec)?;
     }
     if !fx.cx.buffer_handles.is_empty() {
-        fx.materialize_buffer_handles(&func)?;
+        fx.materialize_buffer_handles(&func, dec)?;
     }
     // Most instructions give one LLVM instruction and result: sized once, so that the
     // vectors of a long function or block do not grow by doubling.
     fx.f.reserve_locals(func.result_count());
     for &b in cfg.rpo() {
+        let len = func.block_len(b.index());
         let block = &mut func.blocks[b.index()];
         fx.cur = fx.blocks[&block.id()];
         fx.cur_label = block.id();
         let insts = std::mem::take(&mut block.insts);
-        fx.f.blocks[fx.cur.index()].insts.reserve_exact(insts.len());
+        // Room for what comes after lowering in a long block too (the entry block's
+        // allocas, a convergence token): a full vector of millions of instructions would
+        // be copied into one twice its size.
+        let slack = if len >= LONG_BLOCK { 8 } else { 0 };
+        fx.f.blocks[fx.cur.index()].insts.reserve_exact(len + slack);
+        // A long block's instructions before its last two are decoded one at a time here
+        // (`Function::deferred`): the block is never held whole as SPIR-V beside LLVM.
+        if let Some(d) = func.deferred_of(b.index()) {
+            let dec =
+                dec.ok_or_else(|| crate::error::invalid("a deferred block without its words"))?;
+            for n in d.start..d.end {
+                fx.lower_one(&dec.inst(n)?)?;
+            }
+        }
         for inst in insts {
-            fx.lower_inst(&inst)
-                .map_err(|e| e.or_at(&inst.location()))?;
-            if let Some(msg) = fx.type_error.take() {
-                return Err(inst.invalid(format!("{msg}: the operand and result types disagree")));
-            }
-            if let Some(msg) = fx.cx.m.take_invalid_const() {
-                return Err(inst.invalid(msg));
-            }
+            fx.lower_one(&inst)?;
         }
     }
     fx.fill_phis()?;
@@ -157,6 +169,20 @@ pub(crate) fn lower_function(
 }
 
 impl<'c, 'a> FnCtx<'c, 'a> {
+    /// Lowers one instruction of the current block; a type error or an invalid constant
+    /// it made is an error at it.
+    fn lower_one(&mut self, inst: &Inst) -> Result<(), Error> {
+        self.lower_inst(inst)
+            .map_err(|e| e.or_at(&inst.location()))?;
+        if let Some(msg) = self.type_error.take() {
+            return Err(inst.invalid(format!("{msg}: the operand and result types disagree")));
+        }
+        if let Some(msg) = self.cx.m.take_invalid_const() {
+            return Err(inst.invalid(msg));
+        }
+        Ok(())
+    }
+
     /// The lowered value of an id (constant, global, or a local of this function).
     pub fn val(&self, id: SpvId) -> Result<Value, Error> {
         self.info(id).map(|i| i.v)
@@ -180,14 +206,14 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     /// The module-scope ids in `keep` that the function's instructions use, in order.
     pub fn used_ids_where(
         func: &Function,
+        dec: Option<&BodyDecoder<'_>>,
         keep: impl Fn(SpvId) -> bool,
-    ) -> std::collections::BTreeSet<SpvId> {
-        func.blocks
-            .iter()
-            .flat_map(|b| b.insts.iter())
-            .flat_map(Inst::used_ids)
-            .filter(|&id| keep(id))
-            .collect()
+    ) -> Result<std::collections::BTreeSet<SpvId>, Error> {
+        let mut used = std::collections::BTreeSet::new();
+        func.for_each_inst(dec, |inst| {
+            used.extend(inst.used_ids().filter(|&id| keep(id)))
+        })?;
+        Ok(used)
     }
 
     /// Gives module-scope variable `id` (of SPIR-V pointer type `ptr_ty`) the value `v`
@@ -397,15 +423,12 @@ impl<'c, 'a> FnCtx<'c, 'a> {
 
     /// Calls `__spirv_ConstantSampler` at the top of the entry block for each
     /// `OpConstantSampler` this function uses.
-    fn materialize_samplers(&mut self, func: &Function) -> Result<(), Error> {
-        let mut used = std::collections::BTreeSet::new();
-        for inst in func.blocks.iter().flat_map(|b| b.insts.iter()) {
-            for id in inst.used_ids() {
-                if self.cx.const_samplers.contains_key(&id) {
-                    used.insert(id);
-                }
-            }
-        }
+    fn materialize_samplers(
+        &mut self,
+        func: &Function,
+        dec: Option<&BodyDecoder<'_>>,
+    ) -> Result<(), Error> {
+        let used = Self::used_ids_where(func, dec, |id| self.cx.const_samplers.contains_key(&id))?;
         for id in used {
             let Some(&(a, n, f)) = self.cx.const_samplers.get(&id) else {
                 continue;

@@ -135,8 +135,12 @@ impl Ctx<'_> {
 
 impl FnCtx<'_, '_> {
     /// Gets a pointer to each buffer-handle block the function uses, at its start.
-    pub fn materialize_buffer_handles(&mut self, func: &Function) -> Result<(), Error> {
-        let used = Self::used_ids_where(func, |id| self.cx.buffer_handles.contains_key(&id));
+    pub fn materialize_buffer_handles(
+        &mut self,
+        func: &Function,
+        dec: Option<&crate::spirv::BodyDecoder<'_>>,
+    ) -> Result<(), Error> {
+        let used = Self::used_ids_where(func, dec, |id| self.cx.buffer_handles.contains_key(&id))?;
         for id in used {
             let Some(h) = self.cx.buffer_handles.get(&id).cloned() else {
                 continue;

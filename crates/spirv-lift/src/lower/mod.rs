@@ -242,7 +242,7 @@ pub(crate) fn lower_module_into(
         let Some(fid) = fids[i] else { continue };
         let f = source.take(i, words)?;
         let analyses = facts.analyses.get_mut(i).and_then(Option::take).map(|a| *a);
-        let regions = func::lower_function(&mut cx, f, analyses)?;
+        let regions = func::lower_function(&mut cx, f, source.decoder(words).as_ref(), analyses)?;
         if cx.opts.convergence {
             crate::convergence::place::place(&mut cx.m, fid, &regions);
             if cx.opts.target == Target::Amdgcn {

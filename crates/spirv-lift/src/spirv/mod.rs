@@ -108,6 +108,39 @@ pub struct Function {
     pub(crate) span: (u32, u32),
     /// Blocks of a body that was checked but not kept (decoded again when needed).
     pub(crate) dropped_blocks: u32,
+    /// Long blocks whose instructions before the last two are not decoded: each is
+    /// decoded when it is used, through a [`BodyDecoder`] ([`Function::for_each_inst`]),
+    /// so a block of millions of instructions is never held decoded whole. In block order.
+    pub(crate) deferred: Vec<Deferred>,
+}
+
+/// The instructions of block `block` not decoded with the function: instruction numbers
+/// `start..end` (module order), the ones before `blocks[block].insts`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Deferred {
+    pub block: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// Blocks of at least this many instructions are decoded as they are lowered
+/// ([`Function::deferred`]).
+pub(crate) const DEFER_BLOCKS_FROM: u32 = 4096;
+
+/// Decodes deferred instructions again from the module's words.
+pub(crate) struct BodyDecoder<'a> {
+    bodies: &'a Bodies,
+    words: &'a [u32],
+}
+
+impl BodyDecoder<'_> {
+    /// Instruction `n` (in module order), as the first decoding of the module read it.
+    pub(crate) fn inst(&self, n: u32) -> Result<Inst, Error> {
+        let at = body_word(self.bodies, self.words, n)?;
+        let mut inst = decode::decode_one(self.words, at, &self.bodies.widths)?;
+        fix_ext_inst_literal(&self.bodies.opencl_sets, &mut inst);
+        Ok(inst)
+    }
 }
 
 impl Function {
@@ -116,10 +149,52 @@ impl Function {
         self.def.result_id.unwrap_or_default()
     }
 
-    /// How many instructions of the kept body have a result id (to size per-value tables).
+    /// How many instructions of the kept body have a result id (to size per-value tables;
+    /// each deferred instruction counts as one).
     pub fn result_count(&self) -> usize {
         let insts = self.blocks.iter().flat_map(|b| &b.insts);
-        insts.filter(|i| i.result_id.is_some()).count()
+        let deferred: usize = self
+            .deferred
+            .iter()
+            .map(|d| (d.end - d.start) as usize)
+            .sum();
+        insts.filter(|i| i.result_id.is_some()).count() + deferred
+    }
+
+    /// The deferred instructions of block `b`, if any.
+    pub(crate) fn deferred_of(&self, b: usize) -> Option<Deferred> {
+        let i = self
+            .deferred
+            .binary_search_by_key(&b, |d| d.block as usize)
+            .ok()?;
+        Some(self.deferred[i])
+    }
+
+    /// Shows every instruction of the body to `f`, in order, decoding deferred ones with
+    /// `dec` (an error if there are some and no decoder).
+    pub(crate) fn for_each_inst(
+        &self,
+        dec: Option<&BodyDecoder<'_>>,
+        mut f: impl FnMut(&Inst),
+    ) -> Result<(), Error> {
+        for (b, block) in self.blocks.iter().enumerate() {
+            if let Some(d) = self.deferred_of(b) {
+                let dec = dec.ok_or_else(|| not_kept(b))?;
+                for n in d.start..d.end {
+                    f(&dec.inst(n)?);
+                }
+            }
+            block.insts.iter().for_each(&mut f);
+        }
+        Ok(())
+    }
+
+    /// How many instructions block `b` has, deferred ones included.
+    pub(crate) fn block_len(&self, b: usize) -> usize {
+        let deferred = self
+            .deferred_of(b)
+            .map_or(0, |d| (d.end - d.start) as usize);
+        deferred + self.blocks.get(b).map_or(0, |blk| blk.insts.len())
     }
 
     /// Whether the function has a body (kept in `blocks` or not).
@@ -288,7 +363,7 @@ impl Module {
     pub(crate) fn decode_function(&self, i: usize, words: &[u32]) -> Result<Function, Error> {
         let f = self.functions.get(i).ok_or_else(|| not_kept(i))?;
         let bodies = self.bodies.as_ref().ok_or_else(|| not_kept(i))?;
-        decode_function(self.header, bodies, f, words)
+        decode_function(self.header, bodies, f, words, None)
     }
 
     /// Takes what lowering needs out of the module: the functions, and what decodes their
@@ -312,11 +387,13 @@ pub(crate) struct BodySource {
 
 impl BodySource {
     /// Function `i` with its body, which is taken out (the function keeps its header).
+    /// Decoded again (after a streaming load), its long blocks are deferred
+    /// ([`Function::deferred`]; [`BodySource::decoder`] decodes them).
     pub(crate) fn take(&mut self, i: usize, words: &[u32]) -> Result<Function, Error> {
         let f = self.functions.get_mut(i).ok_or_else(|| not_kept(i))?;
         match &self.bodies {
             Some(bodies) if f.blocks.is_empty() && f.dropped_blocks > 0 => {
-                decode_function(self.header, bodies, f, words)
+                decode_function(self.header, bodies, f, words, Some(DEFER_BLOCKS_FROM))
             }
             _ => Ok(Function {
                 def: f.def.clone(),
@@ -324,8 +401,16 @@ impl BodySource {
                 blocks: std::mem::take(&mut f.blocks),
                 span: f.span,
                 dropped_blocks: 0,
+                deferred: Vec::new(),
             }),
         }
+    }
+
+    /// What decodes deferred instructions (after a streaming load).
+    pub(crate) fn decoder<'a>(&'a self, words: &'a [u32]) -> Option<BodyDecoder<'a>> {
+        self.bodies
+            .as_ref()
+            .map(|bodies| BodyDecoder { bodies, words })
     }
 }
 
@@ -335,39 +420,73 @@ fn not_kept(i: usize) -> Error {
     )))
 }
 
-/// Decodes a function (header and body) again from `words`.
+/// The word offset of instruction `n` of the module, checked to be an instruction that
+/// fits in `words` (which must be the words the module was loaded from).
+fn body_word(bodies: &Bodies, words: &[u32], n: u32) -> Result<usize, Error> {
+    let at = bodies.offsets.get(n as usize).copied().unwrap_or(u32::MAX) as usize;
+    let fits = words
+        .get(at)
+        .is_some_and(|w| (w >> 16) > 0 && at + (w >> 16) as usize <= words.len());
+    if !fits {
+        return Err(Error::new(ErrorKind::InvalidStructure(
+            "the words of a function body were not given".into(),
+        )));
+    }
+    Ok(at)
+}
+
+/// Decodes a function (header and body) again from `words`; with `defer_from`, the
+/// instructions before the last two of each block of at least that many are not decoded
+/// ([`Function::deferred`]).
 fn decode_function(
     header: Header,
     bodies: &Bodies,
     f: &Function,
     words: &[u32],
+    defer_from: Option<u32>,
 ) -> Result<Function, Error> {
     let (start, end) = f.span;
     let mut sections = Sections::new(header, false, false);
-    let at = |n: u32| -> Result<usize, Error> {
-        let at = bodies.offsets.get(n as usize).copied().unwrap_or(u32::MAX) as usize;
-        // The words must be the ones the module was loaded from (checked, not assumed:
-        // an instruction must fit in them).
-        let fits = words
-            .get(at)
-            .is_some_and(|w| (w >> 16) > 0 && at + (w >> 16) as usize <= words.len());
-        if !fits {
-            return Err(Error::new(ErrorKind::InvalidStructure(
-                "the words of a function body were not given".into(),
-            )));
-        }
-        Ok(at)
-    };
+    let at = |n: u32| body_word(bodies, words, n);
     // Block sizes first (one pass over the opcodes), so that no block's vector grows.
     for n in start..end {
-        if words[at(n)?] & 0xFFFF == Op::Label as u32 {
+        let op = words[at(n)?] & 0xFFFF;
+        if op == Op::Label as u32 {
             sections.block_sizes.push(0);
-        } else if let Some(size) = sections.block_sizes.last_mut() {
+        } else if op != Op::FunctionEnd as u32
+            && let Some(size) = sections.block_sizes.last_mut()
+        {
             *size += 1;
         }
     }
+    // A deferred block keeps its last two instructions (merge and terminator).
+    let mut deferred = Vec::new();
+    let mut skip = 0..0;
+    let mut block = 0u32;
     for n in start..end {
-        sections.push(decode::decode_one(words, at(n)?, &bodies.widths)?)?;
+        let at = at(n)?;
+        if words[at] & 0xFFFF == Op::Label as u32 {
+            let size = sections
+                .block_sizes
+                .get(block as usize)
+                .copied()
+                .unwrap_or(0);
+            if let Some(from) = defer_from
+                && size >= from.max(3)
+            {
+                skip = n + 1..n + 1 + (size - 2);
+                deferred.push(Deferred {
+                    block,
+                    start: skip.start,
+                    end: skip.end,
+                });
+                sections.block_sizes[block as usize] = 2;
+            }
+            block += 1;
+        } else if skip.contains(&n) {
+            continue;
+        }
+        sections.push(decode::decode_one(words, at, &bodies.widths)?)?;
     }
     let missing = || {
         Error::new(ErrorKind::InvalidStructure(
@@ -376,6 +495,7 @@ fn decode_function(
     };
     let mut func = sections.module.functions.pop().ok_or_else(missing)?;
     fix_ext_inst_literals(&bodies.opencl_sets, &mut func);
+    func.deferred = deferred;
     Ok(func)
 }
 
@@ -746,6 +866,7 @@ impl Sections {
                     blocks: Vec::with_capacity(self.block_sizes.len()),
                     span: (n, n),
                     dropped_blocks: 0,
+                    deferred: Vec::new(),
                 });
             }
             Op::FunctionParameter => match self.func.as_mut() {
@@ -895,33 +1016,38 @@ fn is_preamble(op: Op) -> bool {
 /// `OpenCL.std` (e.g. `vloadn`'s component count, `vstore_half_r`'s rounding mode) says
 /// which are literals. Rewrites those operands so later passes see them as literals.
 fn fix_ext_inst_literals(opencl_sets: &[SpvId], f: &mut Function) {
-    use rspirv::grammar::OperandKind;
     if opencl_sets.is_empty() {
         return;
     }
     for inst in f.blocks.iter_mut().flat_map(|b| b.insts.iter_mut()) {
-        if inst.op != Op::ExtInst {
-            continue;
-        }
-        let (Some(Operand::IdRef(set)), Some(Operand::LiteralExtInstInteger(num))) =
-            (inst.operands.first(), inst.operands.get(1))
-        else {
-            continue;
-        };
-        if !opencl_sets.contains(&SpvId(*set)) {
-            continue;
-        }
-        let Some(grammar) = rspirv::grammar::OPENCL_STD_100_INSTRUCTION_TABLE.lookup_opcode(*num)
-        else {
-            continue;
-        };
-        for (i, operand) in grammar.operands.iter().enumerate() {
-            if operand.kind != OperandKind::IdRef
-                && let Some(slot) = inst.operands.get_mut(i + 2)
-                && let Operand::IdRef(v) = *slot
-            {
-                *slot = Operand::LiteralBit32(v);
-            }
+        fix_ext_inst_literal(opencl_sets, inst);
+    }
+}
+
+/// [`fix_ext_inst_literals`] for one instruction.
+fn fix_ext_inst_literal(opencl_sets: &[SpvId], inst: &mut Inst) {
+    use rspirv::grammar::OperandKind;
+    if inst.op != Op::ExtInst || opencl_sets.is_empty() {
+        return;
+    }
+    let (Some(Operand::IdRef(set)), Some(Operand::LiteralExtInstInteger(num))) =
+        (inst.operands.first(), inst.operands.get(1))
+    else {
+        return;
+    };
+    if !opencl_sets.contains(&SpvId(*set)) {
+        return;
+    }
+    let Some(grammar) = rspirv::grammar::OPENCL_STD_100_INSTRUCTION_TABLE.lookup_opcode(*num)
+    else {
+        return;
+    };
+    for (i, operand) in grammar.operands.iter().enumerate() {
+        if operand.kind != OperandKind::IdRef
+            && let Some(slot) = inst.operands.get_mut(i + 2)
+            && let Operand::IdRef(v) = *slot
+        {
+            *slot = Operand::LiteralBit32(v);
         }
     }
 }

@@ -102,3 +102,139 @@ fn first_difference(a: &[u8], b: &[u8]) -> String {
     }
     format!("lengths {} and {}", a.len(), b.len())
 }
+
+/// A shader whose loop is one block of `n` instructions: phis, a built-in loaded in the
+/// middle and nowhere else (amdgcn computes a built-in at the top of each function that
+/// uses it: the deferred instructions must be seen), merge and branch.
+fn long_loop_shader(n: usize, bad_at: Option<usize>) -> String {
+    let mut body = String::new();
+    let mut prev = "%i".to_string();
+    for k in 0..n {
+        if k == n / 2 {
+            body +=
+                &format!("%g{k} = OpLoad %v3uint %gid\n%x{k} = OpCompositeExtract %uint %g{k} 1\n");
+        }
+        let (op, b) = if k % 3 == 0 {
+            ("OpIMul", "%c3")
+        } else {
+            ("OpIAdd", "%x")
+        };
+        // A float operation on integers: a type error deep in the long block.
+        let op = if bad_at == Some(k) { "OpFAdd" } else { op };
+        body += &format!("%a{k} = {op} %uint {prev} {b}\n");
+        prev = format!("%a{k}");
+    }
+    format!(
+        "OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\" %gid
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %gid BuiltIn GlobalInvocationId
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%bool = OpTypeBool
+%v3uint = OpTypeVector %uint 3
+%ptr_in = OpTypePointer Input %v3uint
+%gid = OpVariable %ptr_in Input
+%c0 = OpConstant %uint 0
+%c1 = OpConstant %uint 1
+%c3 = OpConstant %uint 3
+%c10 = OpConstant %uint 10
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%x = OpCopyObject %uint %c3
+OpBranch %loop
+%loop = OpLabel
+%i = OpPhi %uint %c0 %entry %next %loop
+%acc = OpPhi %uint %c1 %entry {prev} %loop
+{body}%next = OpIAdd %uint %i %c1
+%cond = OpULessThan %bool %next %c10
+OpLoopMerge %exit %loop None
+OpBranchConditional %cond %loop %exit
+%exit = OpLabel
+OpReturn
+OpFunctionEnd
+"
+    )
+}
+
+/// A kernel whose one block has `n` OpenCL.std calls, with `vloadn` (whose last operand
+/// is a literal that decoding reads as an id and then fixes) in the middle.
+fn long_kernel(n: usize) -> String {
+    let mut body = String::new();
+    let mut prev = "%p".to_string();
+    for k in 0..n {
+        if k == n / 2 {
+            body += &format!(
+                "%v{k} = OpExtInst %v4float %ocl vloadn %c0 %ptr 4\n%e{k} = OpCompositeExtract %float %v{k} 2\n%m{k} = OpExtInst %float %ocl fmax {prev} %e{k}\n"
+            );
+            prev = format!("%m{k}");
+        }
+        body += &format!("%f{k} = OpExtInst %float %ocl fmin {prev} %p\n");
+        prev = format!("%f{k}");
+    }
+    format!(
+        "OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability Vector16
+%ocl = OpExtInstImport \"OpenCL.std\"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k \"k\"
+%void = OpTypeVoid
+%float = OpTypeFloat 32
+%v4float = OpTypeVector %float 4
+%ulong = OpTypeInt 64 0
+%ptr_cw = OpTypePointer CrossWorkgroup %float
+%fnk = OpTypeFunction %void %float %ptr_cw
+%c0 = OpConstant %ulong 0
+%k = OpFunction %void None %fnk
+%p = OpFunctionParameter %float
+%ptr = OpFunctionParameter %ptr_cw
+%e = OpLabel
+{body}OpStore %ptr {prev} Aligned 4
+OpReturn
+OpFunctionEnd
+"
+    )
+}
+
+#[test]
+fn long_blocks_decoded_as_they_are_lowered_translate_as_kept_bodies() {
+    let n = crate::spirv::DEFER_BLOCKS_FROM as usize + 100;
+    let cases = [
+        ("shader", long_loop_shader(n, None), true),
+        ("kernel", long_kernel(n), true),
+        (
+            "shader with a type error",
+            long_loop_shader(n, Some(n - 50)),
+            false,
+        ),
+    ];
+    for (name, text, translates) in cases {
+        let words = crate::assemble(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        // The streaming load defers the long block (only its last two are decoded).
+        let mut module = crate::spirv::load_streaming(&words).expect("loads");
+        let mut source = module.take_functions();
+        let f = source.take(0, &words).expect("decodes");
+        assert_eq!(f.deferred.len(), 1, "{name}: one deferred block");
+        for (label, options) in option_sets() {
+            let what = format!("{name} ({label})");
+            let streamed = crate::translate(&words, &options);
+            let kept =
+                crate::spirv::load(&words).and_then(|m| crate::lower::lower_module(m, &options));
+            match (streamed, kept) {
+                (Ok(s), Ok(k)) => {
+                    assert!(translates, "{what}: translated");
+                    assert!(s.to_string() == k.to_string(), "{what}: texts differ");
+                }
+                (Err(s), Err(k)) => {
+                    assert!(!translates, "{what}: {s}");
+                    assert_eq!(s.to_string(), k.to_string(), "{what}: errors differ");
+                }
+                (s, k) => panic!("{what}: streamed {:?}, kept {:?}", s.err(), k.err()),
+            }
+        }
+    }
+}

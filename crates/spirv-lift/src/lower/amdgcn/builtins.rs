@@ -28,8 +28,12 @@ use ::spirv::BuiltIn as B;
 
 impl FnCtx<'_, '_> {
     /// Computes the built-ins this function uses into entry-block allocas.
-    pub fn materialize_amdgcn_builtins(&mut self, func: &Function) -> Result<(), Error> {
-        let used = Self::used_ids_where(func, |id| self.cx.amd_builtins.contains_key(&id));
+    pub fn materialize_amdgcn_builtins(
+        &mut self,
+        func: &Function,
+        dec: Option<&crate::spirv::BodyDecoder<'_>>,
+    ) -> Result<(), Error> {
+        let used = Self::used_ids_where(func, dec, |id| self.cx.amd_builtins.contains_key(&id))?;
         for id in used {
             let Some(&(builtin, ptr_ty, pointee)) = self.cx.amd_builtins.get(&id) else {
                 continue;
