@@ -718,66 +718,55 @@ mod tests {
 
     #[test]
     fn kernel_signatures_follow_the_verifier() {
+        use CallConv::{AmdgpuKernel as Amd, SpirFunc, SpirKernel as Spir};
         let mut m = module();
         let (void, i32_) = (m.ty(Type::Void), m.ty(Type::Int(32)));
         let (global, stack) = (m.ty(Type::Ptr(1)), m.ty(Type::Ptr(5)));
-        let mut fresh = |ret, cc, params: &[(TypeId, Vec<ParamAttr>)]| {
-            let id = m.add_function("k", ret, cc);
-            let f = m.func_mut(id);
-            for (t, attrs) in params {
-                let l = f.new_local("p", *t);
-                f.params.push(l);
-                f.param_attrs.push(attrs.clone());
-            }
-            id
-        };
+        // (return type, calling convention, one parameter's type and attribute, accepted)
         let cases = [
-            (fresh(void, CallConv::SpirKernel, &[(global, vec![])]), true),
-            (fresh(i32_, CallConv::SpirKernel, &[]), false),
-            (fresh(i32_, CallConv::AmdgpuKernel, &[]), false),
-            (fresh(i32_, CallConv::SpirFunc, &[]), true),
+            (void, Spir, Some((global, None)), true),
+            (i32_, Spir, None, false),
+            (i32_, Amd, None, false),
+            (i32_, SpirFunc, None, true),
             (
-                fresh(
-                    void,
-                    CallConv::SpirKernel,
-                    &[(global, vec![ParamAttr::Sret(i32_)])],
-                ),
+                void,
+                Spir,
+                Some((global, Some(ParamAttr::Sret(i32_)))),
                 false,
             ),
             (
-                fresh(
-                    void,
-                    CallConv::SpirKernel,
-                    &[(global, vec![ParamAttr::ByVal(i32_)])],
-                ),
+                void,
+                Spir,
+                Some((global, Some(ParamAttr::ByVal(i32_)))),
                 true,
             ),
             (
-                fresh(
-                    void,
-                    CallConv::AmdgpuKernel,
-                    &[(global, vec![ParamAttr::ByVal(i32_)])],
-                ),
+                void,
+                Amd,
+                Some((global, Some(ParamAttr::ByVal(i32_)))),
                 false,
             ),
             (
-                fresh(
-                    void,
-                    CallConv::AmdgpuKernel,
-                    &[(global, vec![ParamAttr::ByRef(i32_)])],
-                ),
+                void,
+                Amd,
+                Some((global, Some(ParamAttr::ByRef(i32_)))),
                 true,
             ),
             (
-                fresh(
-                    void,
-                    CallConv::AmdgpuKernel,
-                    &[(stack, vec![ParamAttr::ByRef(i32_)])],
-                ),
+                void,
+                Amd,
+                Some((stack, Some(ParamAttr::ByRef(i32_)))),
                 false,
             ),
         ];
-        for (i, (id, ok)) in cases.into_iter().enumerate() {
+        for (i, (ret, cc, param, ok)) in cases.into_iter().enumerate() {
+            let id = m.add_function("k", ret, cc);
+            let f = m.func_mut(id);
+            if let Some((t, attr)) = param {
+                let l = f.new_local("p", t);
+                f.params.push(l);
+                f.param_attrs.push(attr.into_iter().collect());
+            }
             assert_eq!(check_signature(&m, m.func(id)).is_ok(), ok, "case {i}");
         }
     }

@@ -36,6 +36,11 @@ pub(super) struct Widths {
     dense: IdTable<Width>,
     /// Ids at or above it (an error later, but tracked as rspirv does).
     sparse: foldhash::HashMap<u32, Width>,
+    /// Ids whose width a literal was read with (a constant's type, a switch's selector)
+    /// before it was known, with the word of the first such instruction.
+    read_unknown: foldhash::HashMap<u32, usize>,
+    /// The first of those whose width became known later: (id, word of the reader).
+    pub(super) late: Option<(u32, usize)>,
 }
 
 impl Widths {
@@ -43,6 +48,8 @@ impl Widths {
         Widths {
             dense: header.id_table(Width::Unknown),
             sparse: Default::default(),
+            read_unknown: Default::default(),
+            late: None,
         }
     }
     fn get(&self, id: u32) -> Width {
@@ -52,6 +59,11 @@ impl Widths {
         }
     }
     fn set(&mut self, id: u32, w: Width) {
+        if self.late.is_none()
+            && let Some(&word) = self.read_unknown.get(&id)
+        {
+            self.late = Some((id, word));
+        }
         match self.dense.get_mut(SpvId(id)) {
             Some(slot) => *slot = w,
             None => {
@@ -59,6 +71,24 @@ impl Widths {
             }
         }
     }
+    /// Notes a literal of `inst` (at word `at`) read without knowing its width: decoded
+    /// again later, with the width known, it would read differently.
+    fn note_reads(&mut self, inst: &Inst, at: usize) {
+        let id = match inst.op {
+            Op::Constant | Op::SpecConstant => inst.result_type.map(|t| t.0),
+            Op::Switch => match inst.operands.first() {
+                Some(Operand::IdRef(sel)) => Some(*sel),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(id) = id
+            && self.get(id) == Width::Unknown
+        {
+            self.read_unknown.entry(id).or_insert(at);
+        }
+    }
+
     /// Records what rspirv's `TypeTracker::track` records for `inst`.
     fn track(&mut self, inst: &Inst) {
         let Some(rid) = inst.result_id else { return };
@@ -486,6 +516,7 @@ pub(super) fn decode_each(
     let mut widths = Widths::new(header);
     for &at in offsets {
         let inst = decode_one(words, at, &widths)?;
+        widths.note_reads(&inst, at);
         widths.track(&inst);
         each(inst);
     }

@@ -341,6 +341,21 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
         }
     })?;
     structure?;
+    // A literal read before its width was known (a constant whose type, or a switch whose
+    // selector, is defined after it: never valid) would read otherwise when a body is
+    // decoded again; refused here, whichever way the module is loaded.
+    if let Some((id, at)) = widths.late {
+        return Err(Error::at(
+            ErrorKind::InvalidModule(format!(
+                "the width of this literal depends on %{id}, which is defined after it"
+            )),
+            Location {
+                word: Some(at),
+                opcode: op_name_of(words[at] & 0xffff),
+                result_id: None,
+            },
+        ));
+    }
     let mut module = sections.finish()?;
     module.module_facts = ModuleFacts::read(&module.preamble);
     module.types = Types::read(header, &module.globals);
