@@ -59,7 +59,9 @@ impl Widths {
         }
     }
     fn set(&mut self, id: u32, w: Width) {
+        // Empty on valid input: no lookup per value then.
         if self.late.is_none()
+            && !self.read_unknown.is_empty()
             && let Some(&word) = self.read_unknown.get(&id)
         {
             self.late = Some((id, word));
