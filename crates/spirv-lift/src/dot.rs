@@ -68,7 +68,13 @@ fn function_dot(m: &Module, fid: FuncId, regions: &Regions, out: &mut String) {
     if f.is_declaration() {
         return;
     }
-    let node = |b: usize| quoted(&format!("{}:{}", f.name, f.blocks[b].name));
+    let node = |b: usize| {
+        quoted(&format!(
+            "{}:{}",
+            f.name,
+            f.block_name(crate::llvm::BlockId(b as u32))
+        ))
+    };
     let _ = writeln!(
         out,
         "  subgraph {} {{\n    label={};\n    style=rounded;",
@@ -78,7 +84,7 @@ fn function_dot(m: &Module, fid: FuncId, regions: &Regions, out: &mut String) {
     // Block labels: the name, then each convergent call and the token it uses.
     let label = |b: usize| {
         let block = &f.blocks[b];
-        let mut text = format!("%{}\n", block.name);
+        let mut text = format!("%{}\n", f.block_name(crate::llvm::BlockId(b as u32)));
         for inst in &block.insts {
             if let InstKind::Call(call) = &inst.kind
                 && let crate::llvm::Call {
@@ -89,7 +95,7 @@ fn function_dot(m: &Module, fid: FuncId, regions: &Regions, out: &mut String) {
             {
                 let callee = &m.func(*c).name;
                 if let Some(kind) = callee.strip_prefix("llvm.experimental.convergence.") {
-                    let name = inst.result.map_or("", |r| f.local_name(r));
+                    let name = inst.result().map_or("", |r| f.local_name(r));
                     let _ = writeln!(text, "%{name} = {kind}");
                 } else if is_convergent_call(m, inst) {
                     let token = match convergence {
@@ -195,7 +201,11 @@ fn loop_clusters(
             continue;
         }
         let header = regions.loops[i].header.index();
-        let header = f.blocks.get(header).map_or("?", |b| b.name.as_str());
+        let header = if header < f.blocks.len() {
+            f.block_name(crate::llvm::BlockId(header as u32))
+        } else {
+            "?"
+        };
         let _ = writeln!(
             out,
             "    subgraph {} {{\n    label={}; style=filled; fillcolor=\"{}\";",

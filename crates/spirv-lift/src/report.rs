@@ -41,7 +41,7 @@ fn is_sync(inst: &Inst) -> bool {
             ..
         } => *o != Ordering::Monotonic,
         InstKind::AtomicRmw { ord, .. } => *ord != Ordering::Monotonic,
-        InstKind::CmpXchg { success, .. } => *success != Ordering::Monotonic,
+        InstKind::CmpXchg(x) => x.success != Ordering::Monotonic,
         _ => false,
     }
 }
@@ -50,8 +50,9 @@ fn is_sync(inst: &Inst) -> bool {
 fn access_ptr(inst: &Inst) -> Option<Option<Value>> {
     match &inst.kind {
         InstKind::Load { ptr, .. } | InstKind::Store { ptr, .. } => Some(Some(*ptr)),
-        InstKind::AtomicRmw { ptr, .. } | InstKind::CmpXchg { ptr, .. } => Some(Some(*ptr)),
-        InstKind::Call { .. } if inst.mmra.is_some() => Some(None),
+        InstKind::AtomicRmw { ptr, .. } => Some(Some(*ptr)),
+        InstKind::CmpXchg(x) => Some(Some(x.ptr)),
+        InstKind::Call { .. } if inst.mmra().is_some() => Some(None),
         _ => None,
     }
 }
@@ -144,7 +145,7 @@ fn reach(adj: &[Vec<usize>], start: usize) -> Vec<bool> {
 fn report_function(m: &Module, f: &Function, all: bool, out: &mut String) {
     let mut defs: HashMap<u32, &Inst> = HashMap::new();
     for inst in f.blocks.iter().flat_map(|b| b.insts.iter()) {
-        if let Some(r) = inst.result {
+        if let Some(r) = inst.result() {
             defs.insert(r.0, inst);
         }
     }
@@ -171,7 +172,7 @@ fn report_function(m: &Module, f: &Function, all: bool, out: &mut String) {
                 let _ = writeln!(out, "function @{}", f.name);
                 header_done = true;
             }
-            let sync_tags = tags_of(m, inst.mmra);
+            let sync_tags = tags_of(m, inst.mmra());
             let order = match &inst.kind {
                 InstKind::Fence { ord, scope } => format!(" {ord}{scope}"),
                 InstKind::Load {
@@ -183,7 +184,7 @@ fn report_function(m: &Module, f: &Function, all: bool, out: &mut String) {
                     ..
                 } => format!(" {o}{s}"),
                 InstKind::AtomicRmw { ord, scope, .. } => format!(" {ord}{scope}"),
-                InstKind::CmpXchg { success, scope, .. } => format!(" {success}{scope}"),
+                InstKind::CmpXchg(x) => format!(" {}{}", x.success, x.scope),
                 _ => String::new(),
             };
             let _ = writeln!(
@@ -191,7 +192,7 @@ fn report_function(m: &Module, f: &Function, all: bool, out: &mut String) {
                 "  {}{} in %{}: tags {}",
                 describe(inst),
                 order,
-                block.name,
+                f.block_name(crate::llvm::BlockId(bi as u32)),
                 named_tags(&sync_tags, &m.triple)
             );
             let after_blocks = reach(&succ, bi);
@@ -212,7 +213,7 @@ fn report_function(m: &Module, f: &Function, all: bool, out: &mut String) {
                     if is_sync(acc) {
                         continue;
                     }
-                    let t = tags_of(m, acc.mmra);
+                    let t = tags_of(m, acc.mmra());
                     if !compatible(&t, &sync_tags) {
                         let (target, local) = ptr
                             .map(|p| root_name(m, f, &defs, p))
@@ -260,7 +261,7 @@ mod tests {
             .collect();
         assert!(!atomics.is_empty());
         for inst in atomics {
-            let tags = tags_of(&module, inst.mmra);
+            let tags = tags_of(&module, inst.mmra());
             assert!(
                 tags.iter()
                     .all(|t| t.prefix != "sync-as" || *t == Tag::new("sync-as", "11"))

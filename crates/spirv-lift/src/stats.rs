@@ -78,9 +78,9 @@ impl Stats {
         }
         for inst in f.blocks.iter().flat_map(|b| &b.insts) {
             self.llvm_instructions += 1;
-            if inst.mmra.is_some() {
+            if inst.mmra().is_some() {
                 self.annotated_instructions += 1;
-                for tag in tags_of(module, inst.mmra).iter() {
+                for tag in tags_of(module, inst.mmra()).iter() {
                     let key = tag.to_string();
                     if let Some(name) = crate::lower::sync_as_name(tag, &module.triple) {
                         self.address_spaces.entry(key.clone()).or_insert(name);

@@ -141,26 +141,101 @@ impl SyncScope {
     }
 }
 
-/// One instruction: an optional result, what it does, and attached metadata.
+/// One instruction: an optional result, what it does, and attached metadata. The result
+/// and the `!mmra` node are kept as `u32`s with [`NONE`] for "none", so that an
+/// instruction is 40 bytes (a long function holds millions of them).
 #[derive(Clone, Debug)]
 pub struct Inst {
-    /// The result value, if the instruction produces one.
-    pub result: Option<LocalId>,
     /// The operation.
     pub kind: InstKind,
-    /// `!mmra` attachment.
-    pub mmra: Option<MdId>,
+    result: u32,
+    mmra: u32,
 }
+
+/// The "none" of [`Inst`]'s result and metadata fields (no function has 2^32 - 1 locals:
+/// a module has at most 2^24 words).
+const NONE: u32 = u32::MAX;
 
 impl Inst {
     /// An instruction without metadata.
     pub fn new(result: Option<LocalId>, kind: InstKind) -> Inst {
         Inst {
-            result,
             kind,
-            mmra: None,
+            result: result.map_or(NONE, |l| l.0),
+            mmra: NONE,
         }
     }
+
+    /// The result value, if the instruction produces one.
+    pub fn result(&self) -> Option<LocalId> {
+        (self.result != NONE).then_some(LocalId(self.result))
+    }
+
+    /// The `!mmra` attachment.
+    pub fn mmra(&self) -> Option<MdId> {
+        (self.mmra != NONE).then_some(MdId(self.mmra))
+    }
+
+    /// Attaches (or removes) `!mmra` metadata.
+    pub fn set_mmra(&mut self, md: Option<MdId>) {
+        self.mmra = md.map_or(NONE, |m| m.0);
+    }
+}
+
+/// `nuw`/`nsw`/`exact` on a binary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[allow(missing_docs)]
+pub enum WrapFlags {
+    #[default]
+    None,
+    Nuw,
+    Nsw,
+    NuwNsw,
+    Exact,
+}
+
+impl WrapFlags {
+    /// The keywords as printed before the type, each followed by a space.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WrapFlags::None => "",
+            WrapFlags::Nuw => "nuw ",
+            WrapFlags::Nsw => "nsw ",
+            WrapFlags::NuwNsw => "nuw nsw ",
+            WrapFlags::Exact => "exact ",
+        }
+    }
+}
+
+/// A `shufflevector` (boxed in [`InstKind`]: rare, and larger than the common kinds).
+#[derive(Clone, Debug)]
+pub struct ShuffleInst {
+    pub a: Value,
+    pub b: Value,
+    /// Lanes; `None` is `poison`.
+    pub mask: Vec<Option<u32>>,
+}
+
+/// An `insertvalue` (boxed in [`InstKind`]).
+#[derive(Clone, Debug)]
+pub struct InsertValueInst {
+    pub v: Value,
+    pub elt: Value,
+    pub idx: Vec<u32>,
+}
+
+/// A `cmpxchg` (boxed in [`InstKind`]).
+#[derive(Clone, Debug)]
+pub struct CmpXchgInst {
+    pub ptr: Value,
+    pub cmp: Value,
+    pub new: Value,
+    pub success: Ordering,
+    pub failure: Ordering,
+    pub scope: SyncScope,
+    pub weak: bool,
+    pub align: u32,
+    pub volatile: bool,
 }
 
 /// A `call`.
@@ -186,7 +261,7 @@ pub struct Call {
 pub enum InstKind {
     Bin {
         op: BinOp,
-        flags: &'static str,
+        flags: WrapFlags,
         a: Value,
         b: Value,
     },
@@ -236,7 +311,7 @@ pub enum InstKind {
         inbounds: bool,
         src: TypeId,
         ptr: Value,
-        indices: Vec<Value>,
+        indices: Box<[Value]>,
     },
     /// A call (boxed: the largest kind, and rarer than the others).
     Call(Box<Call>),
@@ -253,20 +328,12 @@ pub enum InstKind {
         elt: Value,
         idx: Value,
     },
-    Shuffle {
-        a: Value,
-        b: Value,
-        mask: Vec<Option<u32>>,
-    },
+    Shuffle(Box<ShuffleInst>),
     ExtractValue {
         v: Value,
-        idx: Vec<u32>,
+        idx: Box<[u32]>,
     },
-    InsertValue {
-        v: Value,
-        elt: Value,
-        idx: Vec<u32>,
-    },
+    InsertValue(Box<InsertValueInst>),
     AtomicRmw {
         op: RmwOp,
         ptr: Value,
@@ -276,17 +343,7 @@ pub enum InstKind {
         align: u32,
         volatile: bool,
     },
-    CmpXchg {
-        ptr: Value,
-        cmp: Value,
-        new: Value,
-        success: Ordering,
-        failure: Ordering,
-        scope: SyncScope,
-        weak: bool,
-        align: u32,
-        volatile: bool,
-    },
+    CmpXchg(Box<CmpXchgInst>),
     Fence {
         ord: Ordering,
         scope: SyncScope,
@@ -305,7 +362,7 @@ pub enum InstKind {
     Switch {
         v: Value,
         default: BlockId,
-        cases: Vec<(ConstId, BlockId)>,
+        cases: Box<[(ConstId, BlockId)]>,
     },
     Unreachable,
 }
@@ -474,5 +531,25 @@ impl fmt::Display for SyncScope {
             Some(s) => write!(f, " syncscope(\"{s}\")"),
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_instruction_is_40_bytes_and_keeps_its_result_and_metadata() {
+        assert_eq!(std::mem::size_of::<InstKind>(), 32);
+        assert_eq!(std::mem::size_of::<Inst>(), 40);
+        let mut i = Inst::new(Some(LocalId(7)), InstKind::Unreachable);
+        assert_eq!(i.result(), Some(LocalId(7)));
+        assert_eq!(i.mmra(), None);
+        i.set_mmra(Some(MdId(0)));
+        assert_eq!(i.mmra(), Some(MdId(0)));
+        i.set_mmra(None);
+        assert_eq!(i.mmra(), None);
+        assert_eq!(Inst::new(None, InstKind::Unreachable).result(), None);
+        assert_eq!(WrapFlags::NuwNsw.as_str(), "nuw nsw ");
     }
 }

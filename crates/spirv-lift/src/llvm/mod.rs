@@ -13,7 +13,10 @@ pub mod typecheck;
 mod types;
 
 pub use ids::{BlockId, ConstId, FuncId, GlobalId, LocalId, MdId, TypeId};
-pub use inst::{BinOp, Call, CastOp, FPred, IPred, Inst, InstKind, Ordering, RmwOp, SyncScope};
+pub use inst::{
+    BinOp, Call, CastOp, CmpXchgInst, FPred, IPred, InsertValueInst, Inst, InstKind, Ordering,
+    RmwOp, ShuffleInst, SyncScope, WrapFlags,
+};
 pub use names::{Namer, is_plain_identifier};
 pub use types::Type;
 
@@ -138,8 +141,8 @@ pub enum CallConv {
 /// A basic block.
 #[derive(Clone, Debug, Default)]
 pub struct Block {
-    /// Label name.
-    pub name: String,
+    /// Where the label name is in the function's name text ([`Function::block_name`]).
+    name: (u32, u32),
     /// Instructions; the last one is the terminator.
     pub insts: Vec<Inst>,
 }
@@ -312,11 +315,26 @@ impl Function {
     /// Creates a block with a unique label derived from `hint`.
     pub fn new_block(&mut self, hint: &str) -> BlockId {
         let name = self.namer().unique(hint);
+        let name = push_name(&mut self.local_names, &name);
         self.blocks.push(Block {
             name,
             insts: Vec::new(),
         });
         BlockId((self.blocks.len() - 1) as u32)
+    }
+
+    /// Room for `n` more blocks without growing.
+    pub fn reserve_blocks(&mut self, n: usize) {
+        self.blocks.reserve_exact(n);
+    }
+
+    /// The label name of block `b`, unique in the function (locals and labels share
+    /// one namespace).
+    pub fn block_name(&self, b: BlockId) -> &str {
+        let (start, end) = self.blocks[b.index()].name;
+        self.local_names
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
     }
 
     /// The type of a local.

@@ -475,12 +475,12 @@ fn write_function<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function) -> Res
         if bi > 0 {
             writeln!(w)?;
         }
-        w.write_str(&b.name)?;
+        w.write_str(f.block_name(super::BlockId(bi as u32)))?;
         w.write_str(":\n")?;
         for inst in &b.insts {
             w.write_str("  ")?;
             write_inst(w, m, f, inst)?;
-            if let Some(md) = inst.mmra {
+            if let Some(md) = inst.mmra() {
                 w.write_str(", !mmra !")?;
                 num(w, u64::from(md.0))?;
             }
@@ -501,19 +501,19 @@ fn write_align<W: Write + ?Sized>(w: &mut W, align: Option<u32>) -> Result {
 }
 
 fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Inst) -> Result {
-    if let Some(r) = inst.result {
+    if let Some(r) = inst.result() {
         w.write_str("%")?;
         w.write_str(f.local_name(r))?;
         w.write_str(" = ")?;
     }
     let v = |w: &mut W, x: Value| write_value(w, m, f, x);
     let tv = |w: &mut W, x: Value| write_typed(w, m, f, x);
-    let blk = |w: &mut W, b: super::BlockId| write!(w, "label %{}", f.blocks[b.index()].name);
+    let blk = |w: &mut W, b: super::BlockId| write!(w, "label %{}", f.block_name(b));
     match &inst.kind {
         InstKind::Bin { op, flags, a, b } => {
             w.write_str(op.as_str())?;
             w.write_str(" ")?;
-            w.write_str(flags)?;
+            w.write_str(flags.as_str())?;
             tv(w, *a)?;
             w.write_str(", ")?;
             v(w, *b)
@@ -681,7 +681,7 @@ fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Ins
                 w.write_str(if i == 0 { " [ " } else { ", [ " })?;
                 v(w, *x)?;
                 w.write_str(", %")?;
-                w.write_str(&f.blocks[b.index()].name)?;
+                w.write_str(f.block_name(*b))?;
                 w.write_str(" ]")?;
             }
             Ok(())
@@ -700,7 +700,8 @@ fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Ins
             w.write_str(", ")?;
             tv(w, *idx)
         }
-        InstKind::Shuffle { a, b, mask } => {
+        InstKind::Shuffle(s) => {
+            let crate::llvm::ShuffleInst { a, b, mask } = &**s;
             w.write_str("shufflevector ")?;
             tv(w, *a)?;
             w.write_str(", ")?;
@@ -725,7 +726,8 @@ fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Ins
             }
             Ok(())
         }
-        InstKind::InsertValue { v: x, elt, idx } => {
+        InstKind::InsertValue(iv) => {
+            let crate::llvm::InsertValueInst { v: x, elt, idx } = &**iv;
             w.write_str("insertvalue ")?;
             tv(w, *x)?;
             w.write_str(", ")?;
@@ -754,17 +756,18 @@ fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Ins
             tv(w, *val)?;
             write!(w, "{scope} {ord}, align {align}")
         }
-        InstKind::CmpXchg {
-            ptr,
-            cmp,
-            new,
-            success,
-            failure,
-            scope,
-            weak,
-            align,
-            volatile,
-        } => {
+        InstKind::CmpXchg(x) => {
+            let crate::llvm::CmpXchgInst {
+                ptr,
+                cmp,
+                new,
+                success,
+                failure,
+                scope,
+                weak,
+                align,
+                volatile,
+            } = &**x;
             w.write_str("cmpxchg ")?;
             if *weak {
                 w.write_str("weak ")?;

@@ -512,7 +512,7 @@ fn check_call(
 /// Checks that an instruction's operand and result types agree.
 pub fn check_inst(m: &Module, f: &Function, inst: &Inst) -> Result<(), String> {
     let ty = |v: Value| m.value_type(f, v);
-    let res = inst.result.map(|l| f.local_ty(l));
+    let res = inst.result().map(|l| f.local_ty(l));
     let is_ptr = |t: TypeId| matches!(m.type_of_id(t), Type::Ptr(_));
     let want = |cond: bool, what: &str| {
         if cond {
@@ -600,7 +600,8 @@ pub fn check_inst(m: &Module, f: &Function, inst: &Inst) -> Result<(), String> {
             };
             want(ok, "a vector insert")
         }
-        InstKind::Shuffle { a, b, mask } => {
+        InstKind::Shuffle(s) => {
+            let crate::llvm::ShuffleInst { a, b, mask } = &**s;
             let ok = match (m.type_of_id(ty(*a)), res.map(|r| m.type_of_id(r))) {
                 (Type::Vector(n, e), Some(Type::Vector(k, re))) => {
                     ty(*a) == ty(*b)
@@ -616,16 +617,16 @@ pub fn check_inst(m: &Module, f: &Function, inst: &Inst) -> Result<(), String> {
             member(m, ty(*v), idx).is_some() && member(m, ty(*v), idx) == res,
             "a composite extract",
         ),
-        InstKind::InsertValue { v, elt, idx } => want(
-            member(m, ty(*v), idx) == Some(ty(*elt)) && res == Some(ty(*v)),
+        InstKind::InsertValue(iv) => want(
+            member(m, ty(iv.v), &iv.idx) == Some(ty(iv.elt)) && res == Some(ty(iv.v)),
             "a composite insert",
         ),
         InstKind::AtomicRmw { ptr, val, .. } => want(
             is_ptr(ty(*ptr)) && res == Some(ty(*val)),
             "an atomic operation",
         ),
-        InstKind::CmpXchg { ptr, cmp, new, .. } => want(
-            is_ptr(ty(*ptr)) && ty(*cmp) == ty(*new),
+        InstKind::CmpXchg(x) => want(
+            is_ptr(ty(x.ptr)) && ty(x.cmp) == ty(x.new),
             "a compare-exchange",
         ),
         InstKind::Ret { val } => match val {

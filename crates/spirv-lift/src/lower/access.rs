@@ -291,7 +291,7 @@ impl FnCtx<'_, '_> {
                         inbounds,
                         src,
                         ptr: p,
-                        indices: indices[start..j].to_vec(),
+                        indices: indices[start..j].to_vec().into(),
                     },
                 );
                 src = selected[j];
@@ -303,7 +303,7 @@ impl FnCtx<'_, '_> {
             inbounds,
             src,
             ptr: p,
-            indices,
+            indices: indices.into(),
         };
         match result {
             Some(inst) => self.emit_result(inst, kind),
@@ -513,11 +513,11 @@ impl FnCtx<'_, '_> {
         self.emit(
             "t",
             ty,
-            InstKind::InsertValue {
+            InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                 v: agg,
                 elt,
                 idx: vec![i],
-            },
+            })),
         )
     }
 
@@ -527,7 +527,7 @@ impl FnCtx<'_, '_> {
             ty,
             InstKind::ExtractValue {
                 v: agg,
-                idx: vec![i],
+                idx: vec![i].into(),
             },
         )
     }

@@ -113,7 +113,7 @@ impl FnCtx<'_, '_> {
             let flags = if op == Op::ShiftLeftLogical {
                 self.wrap_flags(inst)?
             } else {
-                ""
+                crate::llvm::WrapFlags::None
             };
             self.emit_result(
                 inst,
@@ -138,7 +138,7 @@ impl FnCtx<'_, '_> {
                     inst,
                     InstKind::Bin {
                         op: BinOp::Sub,
-                        flags: "",
+                        flags: crate::llvm::WrapFlags::None,
                         a: z,
                         b: a,
                     },
@@ -155,7 +155,7 @@ impl FnCtx<'_, '_> {
                     inst,
                     InstKind::Bin {
                         op: BinOp::Xor,
-                        flags: "",
+                        flags: crate::llvm::WrapFlags::None,
                         a,
                         b: m,
                     },
@@ -168,7 +168,7 @@ impl FnCtx<'_, '_> {
                     inst,
                     InstKind::Bin {
                         op: BinOp::Xor,
-                        flags: "",
+                        flags: crate::llvm::WrapFlags::None,
                         a,
                         b: m,
                     },
@@ -255,8 +255,22 @@ impl FnCtx<'_, '_> {
                     "usub.with.overflow"
                 };
                 let r = self.intrinsic(name, &[at], pair, vec![a, b])?;
-                let lo = self.emit("t", at, InstKind::ExtractValue { v: r, idx: vec![0] });
-                let o = self.emit("t", bt, InstKind::ExtractValue { v: r, idx: vec![1] });
+                let lo = self.emit(
+                    "t",
+                    at,
+                    InstKind::ExtractValue {
+                        v: r,
+                        idx: Box::new([0]),
+                    },
+                );
+                let o = self.emit(
+                    "t",
+                    bt,
+                    InstKind::ExtractValue {
+                        v: r,
+                        idx: Box::new([1]),
+                    },
+                );
                 let hi = self.resize_int(o, at, false);
                 self.struct_pair(inst, t, lo, hi)?;
             }
@@ -377,21 +391,22 @@ impl FnCtx<'_, '_> {
     }
 
     /// `nsw`/`nuw` from NoSignedWrap / NoUnsignedWrap decorations.
-    fn wrap_flags(&self, inst: &Inst) -> Result<&'static str, Error> {
+    fn wrap_flags(&self, inst: &Inst) -> Result<crate::llvm::WrapFlags, Error> {
+        use crate::llvm::WrapFlags;
         if !matches!(
             inst.op,
             Op::IAdd | Op::ISub | Op::IMul | Op::ShiftLeftLogical
         ) {
-            return Ok("");
+            return Ok(WrapFlags::None);
         }
         let id = inst.rid()?;
         let nsw = self.cx.has_deco(id, ::spirv::Decoration::NoSignedWrap);
         let nuw = self.cx.has_deco(id, ::spirv::Decoration::NoUnsignedWrap);
         Ok(match (nuw, nsw) {
-            (true, true) => "nuw nsw ",
-            (true, false) => "nuw ",
-            (false, true) => "nsw ",
-            (false, false) => "",
+            (true, true) => WrapFlags::NuwNsw,
+            (true, false) => WrapFlags::Nuw,
+            (false, true) => WrapFlags::Nsw,
+            (false, false) => WrapFlags::None,
         })
     }
 }

@@ -122,7 +122,7 @@ impl FnCtx<'_, '_> {
         let r = self.emit_tagged(
             "cx",
             pair,
-            InstKind::CmpXchg {
+            InstKind::CmpXchg(Box::new(crate::llvm::CmpXchgInst {
                 ptr,
                 cmp,
                 new,
@@ -132,10 +132,16 @@ impl FnCtx<'_, '_> {
                 weak: false,
                 align,
                 volatile: false,
-            },
+            })),
             &tags,
         );
-        self.emit_result(inst, InstKind::ExtractValue { v: r, idx: vec![0] })?;
+        self.emit_result(
+            inst,
+            InstKind::ExtractValue {
+                v: r,
+                idx: Box::new([0]),
+            },
+        )?;
         Ok(())
     }
 

@@ -75,7 +75,7 @@ impl FnCtx<'_, '_> {
             t,
             InstKind::Bin {
                 op,
-                flags: "",
+                flags: crate::llvm::WrapFlags::None,
                 a,
                 b,
             },
@@ -126,11 +126,11 @@ impl FnCtx<'_, '_> {
         self.emit(
             "t",
             vty,
-            InstKind::Shuffle {
+            InstKind::Shuffle(Box::new(crate::llvm::ShuffleInst {
                 a: v,
                 b: poison,
                 mask: vec![Some(0); n as usize],
-            },
+            })),
         )
     }
 
@@ -189,19 +189,19 @@ impl FnCtx<'_, '_> {
         let s = self.emit(
             "t",
             t,
-            InstKind::InsertValue {
+            InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                 v: p,
                 elt: a,
                 idx: vec![0],
-            },
+            })),
         );
         self.emit_result(
             inst,
-            InstKind::InsertValue {
+            InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                 v: s,
                 elt: b,
                 idx: vec![1],
-            },
+            })),
         )?;
         Ok(())
     }

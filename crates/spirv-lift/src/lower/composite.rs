@@ -68,18 +68,18 @@ impl FnCtx<'_, '_> {
                 at,
                 InstKind::ExtractValue {
                     v,
-                    idx: vec![i as u32],
+                    idx: vec![i as u32].into(),
                 },
             );
             let e = self.copy_logical(e, *a, *b)?;
             out = self.emit(
                 "t",
                 to_ll,
-                InstKind::InsertValue {
+                InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                     v: out,
                     elt: e,
                     idx: vec![i as u32],
-                },
+                })),
             );
         }
         Ok(out)
@@ -113,11 +113,11 @@ impl FnCtx<'_, '_> {
                         v = self.emit(
                             name,
                             t,
-                            InstKind::InsertValue {
+                            InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                                 v,
                                 elt: e,
                                 idx: vec![i as u32],
-                            },
+                            })),
                         );
                     }
                     v
@@ -203,7 +203,7 @@ impl FnCtx<'_, '_> {
                             t,
                             InstKind::ExtractValue {
                                 v,
-                                idx: std::mem::take(&mut agg),
+                                idx: std::mem::take(&mut agg).into(),
                             },
                         );
                     }
@@ -232,7 +232,7 @@ impl FnCtx<'_, '_> {
         }
         let t = self.cx.llty(agg_ty)?;
         let hint = self.cx.hint(inst.rid()?);
-        Ok(self.emit(&hint, t, InstKind::ExtractValue { v, idx: agg }))
+        Ok(self.emit(&hint, t, InstKind::ExtractValue { v, idx: agg.into() }))
     }
 
     fn insert_path(
@@ -272,7 +272,7 @@ impl FnCtx<'_, '_> {
                         vt,
                         InstKind::ExtractValue {
                             v: c,
-                            idx: prefix.clone(),
+                            idx: prefix.clone().into(),
                         },
                     );
                     let vec2 = self.emit(
@@ -287,11 +287,11 @@ impl FnCtx<'_, '_> {
                     return Ok(self.emit(
                         &hint,
                         ct,
-                        InstKind::InsertValue {
+                        InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                             v: c,
                             elt: vec2,
                             idx: prefix,
-                        },
+                        })),
                     ));
                 }
                 SpvTy::Struct { members } => {
@@ -307,11 +307,11 @@ impl FnCtx<'_, '_> {
         Ok(self.emit(
             &hint,
             ct,
-            InstKind::InsertValue {
+            InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                 v: c,
                 elt: obj,
                 idx: lits.to_vec(),
-            },
+            })),
         ))
     }
 
@@ -327,7 +327,10 @@ impl FnCtx<'_, '_> {
                 .iter()
                 .map(|&c| (c != u32::MAX).then_some(c))
                 .collect();
-            self.emit_result(inst, InstKind::Shuffle { a, b, mask })?;
+            self.emit_result(
+                inst,
+                InstKind::Shuffle(Box::new(crate::llvm::ShuffleInst { a, b, mask })),
+            )?;
             return Ok(());
         }
         // Operands of different lengths: build the result lane by lane.

@@ -23,24 +23,43 @@ pub(crate) struct FnCtx<'c, 'a> {
     pub f: llvm::Function,
     /// The SPIR-V function id.
     pub spv_id: SpvId,
-    /// SPIR-V label id → LLVM block, for reachable blocks.
-    pub blocks: HashMap<SpvId, BlockId>,
+    /// The LLVM block of each SPIR-V block (by number, module order; [`NO_BLOCK`] for
+    /// an unreachable one). A label's number is in `cx.funcs` while the body is lowered.
+    blocks: Vec<u32>,
     /// The block being filled.
     pub cur: BlockId,
-    /// The SPIR-V label of the block being filled.
-    cur_label: SpvId,
-    /// Phis to fill: result, instruction, block, block label, index in the block.
-    phis: Vec<(LocalId, Inst, BlockId, SpvId, usize)>,
+    /// The number of the SPIR-V block being filled.
+    cur_node: u32,
+    /// Phis to fill, in block order.
+    phis: Vec<PendingPhi>,
+    /// The (value, parent label) pairs of the phis to fill, one after the other.
+    phi_pairs: Vec<(SpvId, SpvId)>,
     /// Allocas introduced by the lowering, placed at the top of the entry block.
     pub entry_allocas: Vec<LInst>,
     /// The first type error found while emitting the current instruction.
     type_error: Option<String>,
-    /// (from label, to label) → number of CFG edges.
-    edges: HashMap<(SpvId, SpvId), u32>,
     /// Pointers whose memory is not laid out as their pointee type's default (access
     /// chains into laid-out aggregates; `layout.rs`).
     pub ptr_shapes: HashMap<SpvId, super::layout::ShapeId>,
 }
+
+/// An `OpPhi` created empty, to be filled once every block is lowered.
+struct PendingPhi {
+    /// The instruction without its operands (for errors at it).
+    head: Inst,
+    l: LocalId,
+    block: BlockId,
+    /// The number of the SPIR-V block.
+    node: u32,
+    /// Index in the LLVM block.
+    at: u32,
+    /// Its pairs: `phi_pairs[start..end]`.
+    start: u32,
+    end: u32,
+}
+
+/// "Unreachable" in [`FnCtx::blocks`].
+const NO_BLOCK: u32 = u32::MAX;
 
 /// A block this long gets room for a few instructions more than its own.
 const LONG_BLOCK: usize = 4096;
@@ -69,23 +88,22 @@ pub(crate) fn lower_function(
     let merges = crate::spirv::cfg::merge_infos(&func);
     let cfg = &analyses.cfg;
     let mut f = cx.m.take_function(fid);
-    let mut blocks = HashMap::new();
+    let reachable = (0..func.blocks.len())
+        .filter(|&i| cfg.is_reachable(Node(i as u32)))
+        .count();
+    f.reserve_blocks(reachable);
+    let mut blocks = Vec::with_capacity(func.blocks.len());
     for (i, b) in func.blocks.iter().enumerate() {
+        let id = b.id();
+        cx.funcs.set_label(id, i as u32);
         if cfg.is_reachable(Node(i as u32)) {
-            let id = b.id();
             let hint = cx
                 .names
                 .get(id)
                 .map_or_else(|| format!("bb{id}"), str::to_string);
-            blocks.insert(id, f.new_block(&hint));
-        }
-    }
-    let mut edges = HashMap::new();
-    for b in &func.blocks {
-        if let Some(t) = b.terminator() {
-            for s in crate::spirv::cfg::successors(t)? {
-                *edges.entry((b.id(), s)).or_insert(0) += 1;
-            }
+            blocks.push(f.new_block(&hint).0);
+        } else {
+            blocks.push(NO_BLOCK);
         }
     }
     let mut fx = FnCtx {
@@ -94,11 +112,11 @@ pub(crate) fn lower_function(
         spv_id,
         blocks,
         cur: BlockId(0),
-        cur_label: SpvId(0),
+        cur_node: 0,
         type_error: None,
         phis: Vec::new(),
+        phi_pairs: Vec::new(),
         entry_allocas: Vec::new(),
-        edges,
         ptr_shapes: HashMap::new(),
     };
     if !fx.cx.const_samplers.is_empty() {
@@ -125,8 +143,8 @@ pub(crate) fn lower_function(
     for &b in cfg.rpo() {
         let len = func.block_len(b.index());
         let block = &mut func.blocks[b.index()];
-        fx.cur = fx.blocks[&block.id()];
-        fx.cur_label = block.id();
+        fx.cur = BlockId(fx.blocks[b.index()]);
+        fx.cur_node = b.0;
         let insts = std::mem::take(&mut block.insts);
         // Room for what comes after lowering in a long block too (the entry block's
         // allocas, a convergence token): a full vector of millions of instructions would
@@ -146,15 +164,20 @@ pub(crate) fn lower_function(
             fx.lower_one(&inst)?;
         }
     }
-    fx.fill_phis()?;
+    // The SPIR-V body is not needed any more: only its labels, to forget them.
+    let labels: Vec<SpvId> = func.blocks.iter().map(|b| b.id()).collect();
+    drop(func);
+    fx.fill_phis(cfg)?;
+    for &l in &labels {
+        fx.cx.funcs.clear_label(l);
+    }
     let allocas = std::mem::take(&mut fx.entry_allocas);
     if let Some(entry) = fx.f.blocks.first_mut() {
         entry.insts.splice(0..0, allocas);
     }
-    let to_llvm: Vec<Option<BlockId>> = func
-        .blocks
-        .iter()
-        .map(|b| fx.blocks.get(&b.id()).copied())
+    let to_llvm: Vec<Option<BlockId>> = std::mem::take(&mut fx.blocks)
+        .into_iter()
+        .map(|b| (b != NO_BLOCK).then_some(BlockId(b)))
         .collect();
     let regions = crate::convergence::regions::compute(
         &analyses,
@@ -292,7 +315,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     /// Appends `inst` with the MMRA tags `tags` attached, when given.
     fn push_tagged(&mut self, mut inst: LInst, tags: Option<&TagSet>) {
         if let Some(tags) = tags {
-            inst.mmra = self.cx.mmra_node(tags);
+            inst.set_mmra(self.cx.mmra_node(tags));
         }
         self.push(inst);
     }
@@ -351,9 +374,12 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     }
 
     fn block_of(&self, label: SpvId) -> Result<BlockId, Error> {
-        self.blocks
-            .get(&label)
-            .copied()
+        self.cx
+            .funcs
+            .label(label)
+            .and_then(|n| self.blocks.get(n as usize))
+            .filter(|&&b| b != NO_BLOCK)
+            .map(|&b| BlockId(b))
             .ok_or_else(|| crate::error::invalid(format!("%{label} is not a reachable block")))
     }
 
@@ -365,7 +391,6 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 let ty = self.cx.llty(inst.rty()?)?;
                 let hint = self.cx.hint(inst.rid()?);
                 let l = self.f.new_local(&hint, ty);
-                let block_label = self.cur_label;
                 self.f.blocks[self.cur.index()].insts.push(LInst::new(
                     Some(l),
                     InstKind::Phi {
@@ -374,7 +399,27 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                     },
                 ));
                 let at = self.f.blocks[self.cur.index()].insts.len() - 1;
-                self.phis.push((l, inst.clone(), self.cur, block_label, at));
+                let start = self.phi_pairs.len() as u32;
+                for pair in inst.operands.chunks(2) {
+                    let (Some(&Operand::IdRef(v)), Some(&Operand::IdRef(parent))) =
+                        (pair.first(), pair.get(1))
+                    else {
+                        return Err(inst.err("malformed OpPhi operands"));
+                    };
+                    self.phi_pairs.push((SpvId(v), SpvId(parent)));
+                }
+                self.phis.push(PendingPhi {
+                    head: Inst {
+                        operands: Box::new([]),
+                        ..*inst
+                    },
+                    l,
+                    block: self.cur,
+                    node: self.cur_node,
+                    at: at as u32,
+                    start,
+                    end: self.phi_pairs.len() as u32,
+                });
                 self.define(inst, Value::Local(l))
             }
             Op::Branch => {
@@ -484,7 +529,11 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             cases.push((c, self.block_of(label)?));
             i += 2;
         }
-        self.emit_void(InstKind::Switch { v, default, cases });
+        self.emit_void(InstKind::Switch {
+            v,
+            default,
+            cases: cases.into(),
+        });
         Ok(())
     }
 
@@ -529,29 +578,37 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         }
     }
 
-    fn fill_phis(&mut self) -> Result<(), Error> {
+    /// Fills the phis with one incoming entry per CFG edge from a reachable block.
+    fn fill_phis(&mut self, cfg: &crate::analysis::Cfg) -> Result<(), Error> {
         let phis = std::mem::take(&mut self.phis);
-        // Predecessor edges per block (reachable predecessors only), computed once.
-        let mut preds_of: HashMap<SpvId, u32> = HashMap::new();
-        for ((from, to), n) in &self.edges {
-            if self.blocks.contains_key(from) {
-                *preds_of.entry(*to).or_insert(0) += *n;
-            }
-        }
-        for (l, inst, block, label, at) in phis {
+        let pairs = std::mem::take(&mut self.phi_pairs);
+        // How many edges come into a block from reachable blocks (the phis of a block
+        // are next to each other: counted once per block).
+        let mut counted: Option<(u32, u32)> = None;
+        for p in phis {
+            let inst = &p.head;
+            let node = Node(p.node);
+            // Predecessors are sorted by number: the edges from one parent are a run.
+            let preds = cfg.preds(node);
+            let preds_total = match counted {
+                Some((n, c)) if n == p.node => c,
+                _ => {
+                    let c = preds.iter().filter(|&&q| cfg.is_reachable(q)).count() as u32;
+                    counted = Some((p.node, c));
+                    c
+                }
+            };
             let mut incoming = Vec::new();
             let mut covered = 0;
-            for pair in inst.operands.chunks(2) {
-                let (Some(&Operand::IdRef(v)), Some(&Operand::IdRef(parent))) =
-                    (pair.first(), pair.get(1))
-                else {
-                    return Err(inst.err("malformed OpPhi operands"));
-                };
-                let (v, parent) = (SpvId(v), SpvId(parent));
-                let Some(&pb) = self.blocks.get(&parent) else {
+            for &(v, parent) in &pairs[p.start as usize..p.end as usize] {
+                let Some(pn) = self.cx.funcs.label(parent) else {
                     continue;
                 };
-                let n = self.edges.get(&(parent, label)).copied().unwrap_or(0);
+                let Some(&pb) = self.blocks.get(pn as usize).filter(|&&b| b != NO_BLOCK) else {
+                    continue;
+                };
+                let n = (preds.partition_point(|q| q.0 <= pn) - preds.partition_point(|q| q.0 < pn))
+                    as u32;
                 if n == 0 {
                     return Err(inst.invalid(format!(
                         "phi parent %{parent} is not a predecessor of this block"
@@ -559,24 +616,25 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 }
                 let val = self.val(v).map_err(|e| e.or_at(&inst.location()))?;
                 for _ in 0..n {
-                    incoming.push((val, pb));
+                    incoming.push((val, BlockId(pb)));
                 }
                 covered += n;
             }
-            let preds = preds_of.get(&label).copied().unwrap_or(0);
-            if covered != preds {
+            if covered != preds_total {
                 return Err(inst.invalid("phi does not have one entry per predecessor"));
             }
-            let phi_ty = self.f.local_ty(l);
+            let phi_ty = self.f.local_ty(p.l);
             if incoming
                 .iter()
                 .any(|(v, _)| self.cx.m.value_type(&self.f, *v) != phi_ty)
             {
                 return Err(inst.invalid("an incoming value's type differs from the phi's type"));
             }
-            let insts = &mut self.f.blocks[block.index()].insts;
-            if let Some(p) = insts.get_mut(at).filter(|i| i.result == Some(l))
-                && let InstKind::Phi { incoming: inc, .. } = &mut p.kind
+            let insts = &mut self.f.blocks[p.block.index()].insts;
+            if let Some(ph) = insts
+                .get_mut(p.at as usize)
+                .filter(|i| i.result() == Some(p.l))
+                && let InstKind::Phi { incoming: inc, .. } = &mut ph.kind
             {
                 *inc = incoming;
             }

@@ -202,11 +202,11 @@ impl Ctx<'_> {
                                 idx: Value::Const(self.int_const(i32t, u64::from(k))),
                             }
                         } else {
-                            InstKind::InsertValue {
+                            InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                                 v: acc,
                                 elt: x,
                                 idx: vec![k],
-                            }
+                            }))
                         };
                         insts.push(Inst::new(Some(r), kind));
                         acc = Value::Local(r);
@@ -451,7 +451,7 @@ impl FnCtx<'_, '_> {
             i64t,
             InstKind::Bin {
                 op: crate::llvm::BinOp::Sub,
-                flags: "",
+                flags: crate::llvm::WrapFlags::None,
                 a: size,
                 b: off,
             },
@@ -462,7 +462,7 @@ impl FnCtx<'_, '_> {
             i64t,
             InstKind::Bin {
                 op: crate::llvm::BinOp::UDiv,
-                flags: "",
+                flags: crate::llvm::WrapFlags::None,
                 a: bytes,
                 b: st,
             },
@@ -492,7 +492,7 @@ fn gep_load(
             inbounds: true,
             src,
             ptr: Value::Local(base),
-            indices: vec![Value::Const(index)],
+            indices: vec![Value::Const(index)].into(),
         },
     ));
     let v = f.new_local(hint, ty);
@@ -558,7 +558,7 @@ impl FnCtx<'_, '_> {
                         inbounds: true,
                         src: table_t,
                         ptr: table,
-                        indices: vec![zero, index, at],
+                        indices: vec![zero, index, at].into(),
                     },
                 );
                 self.emit_void(InstKind::Store {

@@ -24,7 +24,7 @@ impl FnCtx<'_, '_> {
                     inst,
                     InstKind::Bin {
                         op: BinOp::FMul,
-                        flags: "",
+                        flags: crate::llvm::WrapFlags::None,
                         a: v,
                         b: sv,
                     },
@@ -55,7 +55,14 @@ impl FnCtx<'_, '_> {
                     .map(|j| {
                         let st = self.matrix_col(self.vty(inst.id(0)?)?)?;
                         let st = self.cx.llty(st)?;
-                        Ok(self.emit("t", st, InstKind::ExtractValue { v: m, idx: vec![j] }))
+                        Ok(self.emit(
+                            "t",
+                            st,
+                            InstKind::ExtractValue {
+                                v: m,
+                                idx: Box::new([j]),
+                            },
+                        ))
                     })
                     .collect::<Result<_, Error>>()?;
                 for i in 0..res_cols {
@@ -64,11 +71,11 @@ impl FnCtx<'_, '_> {
                     out = self.emit(
                         "t",
                         t,
-                        InstKind::InsertValue {
+                        InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                             v: out,
                             elt: col,
                             idx: vec![i],
-                        },
+                        })),
                     );
                 }
                 self.define(inst, out)?;
@@ -204,7 +211,16 @@ impl FnCtx<'_, '_> {
         let (n, _) = self.matrix_shape(mty)?;
         let ct = self.cx.llty(self.matrix_col(mty)?)?;
         Ok((0..n)
-            .map(|i| self.emit("t", ct, InstKind::ExtractValue { v: m, idx: vec![i] }))
+            .map(|i| {
+                self.emit(
+                    "t",
+                    ct,
+                    InstKind::ExtractValue {
+                        v: m,
+                        idx: Box::new([i]),
+                    },
+                )
+            })
             .collect())
     }
 
@@ -217,11 +233,11 @@ impl FnCtx<'_, '_> {
             out = self.emit(
                 name,
                 t,
-                InstKind::InsertValue {
+                InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                     v: out,
                     elt: c,
                     idx: vec![i as u32],
-                },
+                })),
             );
         }
         self.define(inst, out)

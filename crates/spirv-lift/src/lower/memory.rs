@@ -233,7 +233,7 @@ impl FnCtx<'_, '_> {
             rty,
             InstKind::Bin {
                 op: crate::llvm::BinOp::Sub,
-                flags: "",
+                flags: crate::llvm::WrapFlags::None,
                 a: ai,
                 b: bi,
             },
@@ -249,7 +249,7 @@ impl FnCtx<'_, '_> {
                 inbounds: false,
                 src: elem,
                 ptr: null,
-                indices: vec![one],
+                indices: vec![one].into(),
             },
         );
         let size = self.emit(
@@ -265,7 +265,7 @@ impl FnCtx<'_, '_> {
             inst,
             InstKind::Bin {
                 op: crate::llvm::BinOp::SDiv,
-                flags: "exact ",
+                flags: crate::llvm::WrapFlags::Exact,
                 a: d,
                 b: size,
             },

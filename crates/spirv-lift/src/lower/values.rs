@@ -109,10 +109,14 @@ impl Values {
     }
 }
 
-/// The LLVM function of each SPIR-V function id.
+/// The LLVM function of each SPIR-V function id, and the number of each block label of
+/// the function being lowered (one table: an id is a function or a label, never both).
 pub(crate) struct Funcs {
     table: IdTable<u32>,
 }
+
+/// Marks a label's entry in [`Funcs`]: a label is never taken for a function.
+const LABEL: u32 = 1 << 31;
 
 impl Funcs {
     pub(crate) fn new(header: &Header) -> Funcs {
@@ -125,15 +129,45 @@ impl Funcs {
     pub(crate) fn get(&self, id: SpvId) -> Option<FuncId> {
         self.table
             .get(id)
-            .filter(|&&f| f != u32::MAX)
+            .filter(|&&f| f & LABEL == 0)
             .map(|&f| FuncId(f))
     }
 
     /// Records the LLVM function of SPIR-V function `id` (ids at or above the bound and
-    /// the index `u32::MAX` are not recorded).
+    /// indices from 2^31 are not recorded).
     pub(crate) fn set(&mut self, id: SpvId, f: FuncId) {
-        if let Some(slot) = self.table.get_mut(id) {
+        if let Some(slot) = self.table.get_mut(id)
+            && f.0 & LABEL == 0
+        {
             *slot = f.0;
+        }
+    }
+
+    /// Records that label `id` is block `n` (module order) of the function being
+    /// lowered (from 2^31 blocks, or on a function's id, nothing is recorded).
+    pub(crate) fn set_label(&mut self, id: SpvId, n: u32) {
+        if let Some(slot) = self.table.get_mut(id)
+            && n & LABEL == 0
+            && *slot & LABEL != 0
+        {
+            *slot = LABEL | n;
+        }
+    }
+
+    /// The block number of label `id` in the function being lowered.
+    pub(crate) fn label(&self, id: SpvId) -> Option<u32> {
+        self.table
+            .get(id)
+            .filter(|&&f| f != u32::MAX && f & LABEL != 0)
+            .map(|&f| f & !LABEL)
+    }
+
+    /// Forgets label `id` (once its function is lowered).
+    pub(crate) fn clear_label(&mut self, id: SpvId) {
+        if let Some(slot) = self.table.get_mut(id)
+            && *slot & LABEL != 0
+        {
+            *slot = u32::MAX;
         }
     }
 }

@@ -124,12 +124,9 @@ pub(crate) struct Deferred {
 }
 
 /// Blocks of at least this many instructions are decoded as they are lowered
-/// ([`Function::deferred`]). The unit tests and the fuzz targets defer every block of
-/// three or more, so that their comparisons of streamed and kept bodies (every corpus
-/// module, filetest and fuzz input) run the deferred path too.
-#[cfg(not(any(test, feature = "fuzzing")))]
-pub(crate) const DEFER_BLOCKS_FROM: u32 = 4096;
-#[cfg(any(test, feature = "fuzzing"))]
+/// ([`Function::deferred`]): every block of three or more, so that the lowering holds
+/// only each block's merge and terminator decoded beside what it builds. (The smallest
+/// that can be deferred: a deferred block keeps its last two instructions.)
 pub(crate) const DEFER_BLOCKS_FROM: u32 = 3;
 
 /// Decodes deferred instructions again from the module's words.

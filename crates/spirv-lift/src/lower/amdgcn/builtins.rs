@@ -95,7 +95,7 @@ impl FnCtx<'_, '_> {
                 inbounds: true,
                 src: i8t,
                 ptr: dp,
-                indices: vec![off],
+                indices: vec![off].into(),
             },
         );
         let ft = self.cx.m.ty(Type::Int(bits));

@@ -472,8 +472,22 @@ impl FnCtx<'_, '_> {
                 };
                 let pair = self.cx.m.ty(Type::Struct(vec![xt, it]));
                 let r = self.intrinsic("frexp", &[xt, it], pair, vec![x])?;
-                let m = self.emit("t", xt, InstKind::ExtractValue { v: r, idx: vec![0] });
-                let ex = self.emit("t", it, InstKind::ExtractValue { v: r, idx: vec![1] });
+                let m = self.emit(
+                    "t",
+                    xt,
+                    InstKind::ExtractValue {
+                        v: r,
+                        idx: Box::new([0]),
+                    },
+                );
+                let ex = self.emit(
+                    "t",
+                    it,
+                    InstKind::ExtractValue {
+                        v: r,
+                        idx: Box::new([1]),
+                    },
+                );
                 if e == Expansion::Frexp {
                     let p = arg(1)?;
                     let tags = self.access_tags(p, false);
@@ -737,7 +751,16 @@ impl FnCtx<'_, '_> {
             return Err(inst.err("Determinant/MatrixInverse of a non-square matrix"));
         }
         let cols: Vec<Value> = (0..n)
-            .map(|j| self.emit("col", col_ty, InstKind::ExtractValue { v: m, idx: vec![j] }))
+            .map(|j| {
+                self.emit(
+                    "col",
+                    col_ty,
+                    InstKind::ExtractValue {
+                        v: m,
+                        idx: Box::new([j]),
+                    },
+                )
+            })
             .collect();
         let elem = self.elem_of(col_ty);
         let half = matches!(self.cx.m.type_of_id(elem), Type::Half);
@@ -851,11 +874,11 @@ impl FnCtx<'_, '_> {
             out = self.emit(
                 "t",
                 t,
-                InstKind::InsertValue {
+                InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                     v: out,
                     elt: col,
                     idx: vec![c as u32],
-                },
+                })),
             );
         }
         Ok(out)
@@ -875,20 +898,20 @@ impl FnCtx<'_, '_> {
         let s = self.emit(
             "t",
             t,
-            InstKind::InsertValue {
+            InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                 v: p,
                 elt: a,
                 idx: vec![0],
-            },
+            })),
         );
         self.emit(
             "t",
             t,
-            InstKind::InsertValue {
+            InstKind::InsertValue(Box::new(crate::llvm::InsertValueInst {
                 v: s,
                 elt: b,
                 idx: vec![1],
-            },
+            })),
         )
     }
 }
