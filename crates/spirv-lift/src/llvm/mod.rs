@@ -38,8 +38,9 @@ pub enum Value {
 /// A constant.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Const {
-    /// An integer of the given type (bits beyond the width are zero).
-    Int(TypeId, u128),
+    /// An integer of the given type (bits beyond the width are zero; SPIR-V literals
+    /// are at most 64 bits wide).
+    Int(TypeId, u64),
     /// A floating-point value as its bit pattern.
     Float(TypeId, u64),
     /// `null` pointer.
@@ -61,7 +62,7 @@ pub enum Const {
         inbounds: bool,
         src: TypeId,
         ptr: ConstId,
-        indices: Vec<ConstId>,
+        indices: Box<[ConstId]>,
     },
     /// `<op> (value to type)`: the casts LLVM keeps as constant expressions
     /// (`addrspacecast`, `bitcast`, `ptrtoint`, `inttoptr`).

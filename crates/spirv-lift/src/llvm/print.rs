@@ -237,7 +237,7 @@ fn write_const<W: Write + ?Sized>(w: &mut W, m: &Module, c: &Const) -> Result {
             } else if bits <= 64 {
                 // Print the signed interpretation, as LLVM does.
                 let shift = 64 - bits;
-                let s = ((*v as u64) << shift) as i64 >> shift;
+                let s = (*v << shift) as i64 >> shift;
                 inum(w, s)
             } else {
                 write!(w, "{v}")

@@ -214,7 +214,7 @@ pub fn check_const(m: &Module, c: &Const) -> Result<(), String> {
     let of = |id: &super::ConstId| super::const_type(m.const_of_id(*id));
     let ok = match c {
         Const::Int(t, v) => match m.type_of_id(*t) {
-            Type::Int(w) => *w >= 128 || *v >> *w == 0,
+            Type::Int(w) => *w >= 64 || *v >> *w == 0,
             _ => false,
         },
         Const::Float(t, _) => m.type_of_id(*t).is_float(),

@@ -64,7 +64,7 @@ impl FnCtx<'_, '_> {
     /// An `i1` constant.
     pub fn bool_const(&mut self, b: bool) -> Value {
         let i1 = self.cx.m.ty(Type::Int(1));
-        Value::Const(self.cx.m.constant(Const::Int(i1, u128::from(b))))
+        Value::Const(self.cx.m.constant(Const::Int(i1, u64::from(b))))
     }
 
     /// Emits a binary operation; the result has `a`'s type.

@@ -245,7 +245,7 @@ impl Ctx<'_> {
             inbounds: matches!(op, Op::InBoundsAccessChain | Op::InBoundsPtrAccessChain),
             src,
             ptr: base,
-            indices,
+            indices: indices.into(),
         })
     }
 

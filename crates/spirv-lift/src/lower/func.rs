@@ -151,8 +151,9 @@ pub(crate) fn lower_function(
         // be copied into one twice its size.
         let slack = if len >= LONG_BLOCK { 8 } else { 0 };
         fx.f.blocks[fx.cur.index()].insts.reserve_exact(len + slack);
-        // A long block's instructions before its last two are decoded one at a time here
-        // (`Function::deferred`): the block is never held whole as SPIR-V beside LLVM.
+        // A block's instructions before its terminator (and merge) are decoded one at a
+        // time here (`Function::deferred`): the body is never held whole as SPIR-V beside
+        // LLVM.
         if let Some(d) = func.deferred_of(b.index()) {
             let dec =
                 dec.ok_or_else(|| crate::error::invalid("a deferred block without its words"))?;

@@ -99,7 +99,7 @@ impl Ctx<'_> {
         let bytes: Vec<_> = hint
             .bytes()
             .chain(std::iter::once(0))
-            .map(|b| self.m.constant(Const::Int(i8t, u128::from(b))))
+            .map(|b| self.m.constant(Const::Int(i8t, u64::from(b))))
             .collect();
         let arr = self.m.ty(Type::Array(bytes.len() as u64, i8t));
         let init = self.m.constant(Const::Aggregate(arr, bytes));

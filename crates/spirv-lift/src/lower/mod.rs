@@ -580,7 +580,7 @@ impl<'a> Ctx<'a> {
         } else {
             v & ((1u64 << bits) - 1)
         };
-        self.m.constant(llvm::Const::Int(ty, u128::from(masked)))
+        self.m.constant(llvm::Const::Int(ty, masked))
     }
 
     /// `i32 v` as a value.

@@ -43,7 +43,7 @@ pub(crate) fn analyses(func: &Function) -> Result<FunctionAnalyses, Error> {
     for b in &func.blocks {
         let term = b
             .terminator()
-            .ok_or_else(|| b.label.invalid("block has no terminator"))?;
+            .ok_or_else(|| b.label().invalid("block has no terminator"))?;
         let mut s = Vec::new();
         for t in successors(term)? {
             let i = *index

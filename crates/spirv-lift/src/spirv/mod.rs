@@ -66,16 +66,39 @@ impl Header {
 /// A basic block: its label and its instructions, the terminator last.
 #[derive(Clone, Debug)]
 pub struct BasicBlock {
-    /// The `OpLabel`.
-    pub label: Inst,
+    /// The `OpLabel`'s result id.
+    id: SpvId,
+    /// The `OpLabel`'s word offset.
+    word: u32,
     /// The instructions after the label, ending with the terminator.
     pub insts: Vec<Inst>,
 }
 
 impl BasicBlock {
+    /// A block of `OpLabel` `label` (which has no operands), with room for `size`
+    /// instructions.
+    pub(crate) fn new(label: &Inst, size: usize) -> BasicBlock {
+        BasicBlock {
+            id: label.result_id.unwrap_or_default(),
+            word: label.word,
+            insts: Vec::with_capacity(size),
+        }
+    }
+
     /// The block's label id.
     pub fn id(&self) -> SpvId {
-        self.label.result_id.unwrap_or_default()
+        self.id
+    }
+
+    /// The `OpLabel` (kept as its id and word offset: a function holds one per block).
+    pub fn label(&self) -> Inst {
+        Inst {
+            op: Op::Label,
+            word: self.word,
+            result_type: None,
+            result_id: Some(self.id),
+            operands: Box::new([]),
+        }
     }
     /// The terminator (the structure pass guarantees there is one).
     pub fn terminator(&self) -> Option<&Inst> {
@@ -108,9 +131,9 @@ pub struct Function {
     pub(crate) span: (u32, u32),
     /// Blocks of a body that was checked but not kept (decoded again when needed).
     pub(crate) dropped_blocks: u32,
-    /// Long blocks whose instructions before the last two are not decoded: each is
-    /// decoded when it is used, through a [`BodyDecoder`] ([`Function::for_each_inst`]),
-    /// so a block of millions of instructions is never held decoded whole. In block order.
+    /// Blocks whose instructions before the terminator (and merge) are not decoded: each
+    /// is decoded when it is used, through a [`BodyDecoder`] ([`Function::for_each_inst`]),
+    /// so a body is never held decoded whole beside its lowering. In block order.
     pub(crate) deferred: Vec<Deferred>,
 }
 
@@ -124,10 +147,10 @@ pub(crate) struct Deferred {
 }
 
 /// Blocks of at least this many instructions are decoded as they are lowered
-/// ([`Function::deferred`]): every block of three or more, so that the lowering holds
-/// only each block's merge and terminator decoded beside what it builds. (The smallest
-/// that can be deferred: a deferred block keeps its last two instructions.)
-pub(crate) const DEFER_BLOCKS_FROM: u32 = 3;
+/// ([`Function::deferred`]): every block with an instruction before its terminator (and
+/// merge), so that the lowering holds only each block's terminator and merge decoded
+/// beside what it builds.
+pub(crate) const DEFER_BLOCKS_FROM: u32 = 2;
 
 /// Decodes deferred instructions again from the module's words.
 pub(crate) struct BodyDecoder<'a> {
@@ -452,9 +475,17 @@ fn body_word(bodies: &Bodies, words: &[u32], n: u32) -> Result<usize, Error> {
     Ok(at)
 }
 
+/// The word offset of instruction `n` of the module (`usize::MAX` if there is none).
+fn at_or_max(bodies: &Bodies, n: u32) -> usize {
+    bodies
+        .offsets
+        .get(n as usize)
+        .map_or(usize::MAX, |&o| o as usize)
+}
+
 /// Decodes a function (header and body) again from `words`; with `defer_from`, the
-/// instructions before the last two of each block of at least that many are not decoded
-/// ([`Function::deferred`]).
+/// instructions before the terminator (and the merge instruction before it, if any) of
+/// each block of at least that many are not decoded ([`Function::deferred`]).
 fn decode_function(
     header: Header,
     bodies: &Bodies,
@@ -476,7 +507,8 @@ fn decode_function(
             *size += 1;
         }
     }
-    // A deferred block keeps its last two instructions (merge and terminator).
+    // A deferred block keeps its terminator, and the merge instruction before it if
+    // there is one.
     let mut deferred = Vec::new();
     let mut skip = 0..0;
     let mut block = 0u32;
@@ -488,16 +520,31 @@ fn decode_function(
                 .get(block as usize)
                 .copied()
                 .unwrap_or(0);
-            if let Some(from) = defer_from
-                && size >= from.max(3)
+            let penultimate = (size >= 2)
+                .then(|| {
+                    words
+                        .get(at_or_max(bodies, n + size - 1))
+                        .map(|w| w & 0xFFFF)
+                })
+                .flatten();
+            let tail = if penultimate == Some(Op::SelectionMerge as u32)
+                || penultimate == Some(Op::LoopMerge as u32)
             {
-                skip = n + 1..n + 1 + (size - 2);
+                2
+            } else {
+                1
+            };
+            if let Some(from) = defer_from
+                && size >= from
+                && size > tail
+            {
+                skip = n + 1..n + 1 + (size - tail);
                 deferred.push(Deferred {
                     block,
                     start: skip.start,
                     end: skip.end,
                 });
-                sections.block_sizes[block as usize] = 2;
+                sections.block_sizes[block as usize] = tail;
             }
             block += 1;
         } else if skip.contains(&n) {
@@ -907,10 +954,7 @@ impl Sections {
                 }
                 let size = self.block_sizes.get(self.blocks_started).copied();
                 self.blocks_started += 1;
-                self.block = Some(BasicBlock {
-                    label: inst,
-                    insts: Vec::with_capacity(size.unwrap_or(0) as usize),
-                });
+                self.block = Some(BasicBlock::new(&inst, size.unwrap_or(0) as usize));
             }
             Op::FunctionEnd => {
                 if let Some(b) = &self.block {

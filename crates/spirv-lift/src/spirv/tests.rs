@@ -31,8 +31,7 @@ fn bodies_decoded_again_equal_the_kept_ones() {
             let insts = |f: &Function| -> Vec<Inst> {
                 f.blocks
                     .iter()
-                    .flat_map(|b| std::iter::once(&b.label).chain(&b.insts))
-                    .cloned()
+                    .flat_map(|b| std::iter::once(b.label()).chain(b.insts.iter().cloned()))
                     .collect()
             };
             assert_eq!(insts(&again), insts(f), "{name}: function {i}");

@@ -92,7 +92,7 @@ pub(crate) fn shield_atomics(m: &mut Module, fid: FuncId) {
     ) else {
         return;
     };
-    let all_lanes = Value::Const(m.constant(Const::Int(i32t, u128::from(u32::MAX))));
+    let all_lanes = Value::Const(m.constant(Const::Int(i32t, u64::from(u32::MAX))));
     let zero = Value::Const(m.constant(Const::Int(i32t, 0)));
     let mut f = m.take_function(fid);
     let mut blocks = std::mem::take(&mut f.blocks);

@@ -95,7 +95,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
             }
         };
         for b in &func.blocks {
-            uses.check(&b.label, &mut note_use)?;
+            uses.check(&b.label(), &mut note_use)?;
             for inst in &b.insts {
                 uses.check(inst, &mut note_use)?;
                 if inst.op == Op::FunctionCall

@@ -273,10 +273,11 @@ impl<'m> ValueChecker<'m> {
                 _ => check_conversion(t, inst, self.ptr_bits)?,
             }
         }
-        f.blocks
-            .iter()
-            .flat_map(|b| std::iter::once(&b.label).chain(&b.insts))
-            .try_for_each(check_alignment)
+        for b in &f.blocks {
+            check_alignment(&b.label())?;
+            b.insts.iter().try_for_each(check_alignment)?;
+        }
+        Ok(())
     }
 }
 
