@@ -247,8 +247,8 @@ pub struct Call {
     pub ret: TypeId,
     /// The function called.
     pub callee: Value,
-    /// Arguments.
-    pub args: Vec<Value>,
+    /// Arguments (exactly sized: a function may make millions of calls).
+    pub args: Box<[Value]>,
     /// The call-site attribute `convergent`.
     pub convergent: bool,
     /// Operand bundle `"convergencectrl"(token %t)`.
@@ -543,6 +543,7 @@ mod tests {
         assert_eq!(std::mem::size_of::<InstKind>(), 32);
         assert_eq!(std::mem::size_of::<Inst>(), 40);
         assert_eq!(std::mem::size_of::<super::super::Const>(), 32);
+        assert_eq!(std::mem::size_of::<super::super::Function>(), 120);
         let mut i = Inst::new(Some(LocalId(7)), InstKind::Unreachable);
         assert_eq!(i.result(), Some(LocalId(7)));
         assert_eq!(i.mmra(), None);

@@ -21,6 +21,7 @@ pub use names::{Namer, is_plain_identifier};
 pub use types::Type;
 
 use std::hash::BuildHasher;
+use thin_vec::ThinVec;
 
 /// A value operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -223,29 +224,29 @@ pub struct Function {
     /// Return type.
     pub ret: TypeId,
     /// Parameters (locals).
-    pub params: Vec<LocalId>,
+    pub params: ThinVec<LocalId>,
     /// Parameter attributes, printed after each parameter's type (one list per
     /// parameter, or none past the end of this vector).
-    pub param_attrs: Vec<Vec<ParamAttr>>,
+    pub param_attrs: ThinVec<Vec<ParamAttr>>,
     /// Variadic.
     pub vararg: bool,
     /// Calling convention.
     pub cc: CallConv,
     /// Function attributes, printed inline in order (e.g. `convergent`,
     /// `"hlsl.shader"="compute"`).
-    pub attrs: Vec<FnAttr>,
+    pub attrs: ThinVec<FnAttr>,
     /// Linkage.
     pub linkage: Linkage,
     /// Attached metadata (`!kind !N`).
-    pub md: Vec<(String, MdId)>,
+    pub md: ThinVec<(String, MdId)>,
     /// Blocks; empty for a declaration. The first is the entry.
-    pub blocks: Vec<Block>,
+    pub blocks: ThinVec<Block>,
     /// Locals (parameters and instruction results).
-    pub locals: Vec<LocalInfo>,
+    pub locals: ThinVec<LocalInfo>,
     /// The locals' names, one after the other (one allocation for all of them).
     local_names: String,
     /// Comment lines printed before the definition.
-    pub comments: Vec<String>,
+    pub comments: ThinVec<String>,
     /// Made when the first local is named (a declaration has none), dropped with the body.
     namer: Option<Box<names::LocalNamer>>,
     /// The body was printed by a streaming writer and freed (see [`Function::release_body`]).
@@ -271,7 +272,7 @@ impl Function {
             return;
         }
         self.released = true;
-        self.blocks = Vec::new();
+        self.blocks = Vec::new().into();
         let keep = self.params.iter().map(|p| p.index() + 1).max().unwrap_or(0);
         self.locals.truncate(keep);
         self.locals.shrink_to_fit();
@@ -292,9 +293,10 @@ impl Function {
         LocalId((self.locals.len() - 1) as u32)
     }
 
-    /// Room for `n` more locals (and their names) without growing.
-    pub fn reserve_locals(&mut self, n: usize) {
+    /// Room for `n` more locals (and their names, `name_bytes` of text) without growing.
+    pub fn reserve_locals(&mut self, n: usize, name_bytes: usize) {
         self.locals.reserve(n);
+        self.local_names.reserve(name_bytes);
         self.namer().reserve(n);
     }
 
@@ -322,6 +324,17 @@ impl Function {
             insts: Vec::new(),
         });
         BlockId((self.blocks.len() - 1) as u32)
+    }
+
+    /// Appends a parameter with its attributes. Only parameters up to the last one with
+    /// attributes have an entry in `param_attrs` (a module of many small functions keeps
+    /// every signature).
+    pub fn push_param(&mut self, l: LocalId, attrs: Vec<ParamAttr>) {
+        self.params.push(l);
+        if !attrs.is_empty() {
+            self.param_attrs.resize(self.params.len() - 1, Vec::new());
+            self.param_attrs.push(attrs);
+        }
     }
 
     /// Room for `n` more blocks without growing.
@@ -544,17 +557,17 @@ impl Module {
         let f = Function {
             name,
             ret,
-            params: Vec::new(),
-            param_attrs: Vec::new(),
+            params: Vec::new().into(),
+            param_attrs: Vec::new().into(),
             vararg: false,
             cc,
-            attrs: Vec::new(),
+            attrs: Vec::new().into(),
             linkage: Linkage::External,
-            md: Vec::new(),
-            blocks: Vec::new(),
-            locals: Vec::new(),
+            md: Vec::new().into(),
+            blocks: Vec::new().into(),
+            locals: Vec::new().into(),
             local_names: String::new(),
-            comments: Vec::new(),
+            comments: Vec::new().into(),
             namer: None,
             released: false,
         };
@@ -616,10 +629,9 @@ impl Module {
         let f = &mut self.functions[id.index()];
         for (i, t) in params.iter().enumerate() {
             let l = f.new_local(&format!("a{i}"), *t);
-            f.params.push(l);
-            f.param_attrs.push(Vec::new());
+            f.push_param(l, Vec::new());
         }
-        f.attrs = attrs.to_vec();
+        f.attrs = attrs.to_vec().into();
         Some(id)
     }
 

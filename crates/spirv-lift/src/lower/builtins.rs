@@ -110,7 +110,7 @@ impl FnCtx<'_, '_> {
             cc: CallConv::C,
             ret,
             callee: Value::Func(fid),
-            args,
+            args: args.into(),
             convergent: false,
             convergence: None,
         }));

@@ -32,8 +32,8 @@ pub(crate) struct FnCtx<'c, 'a> {
     cur_node: u32,
     /// Phis to fill, in block order.
     phis: Vec<PendingPhi>,
-    /// The (value, parent label) pairs of the phis to fill, one after the other.
-    phi_pairs: Vec<(SpvId, SpvId)>,
+    /// The pairs of the phis to fill, one after the other.
+    phi_pairs: Vec<PhiPair>,
     /// Allocas introduced by the lowering, placed at the top of the entry block.
     pub entry_allocas: Vec<LInst>,
     /// The first type error found while emitting the current instruction.
@@ -45,8 +45,9 @@ pub(crate) struct FnCtx<'c, 'a> {
 
 /// An `OpPhi` created empty, to be filled once every block is lowered.
 struct PendingPhi {
-    /// The instruction without its operands (for errors at it).
-    head: Inst,
+    /// The instruction's word offset and result id (for errors at it).
+    word: u32,
+    id: SpvId,
     l: LocalId,
     block: BlockId,
     /// The number of the SPIR-V block.
@@ -56,6 +57,27 @@ struct PendingPhi {
     /// Its pairs: `phi_pairs[start..end]`.
     start: u32,
     end: u32,
+}
+
+/// A pair of an `OpPhi`: the value, the parent's label and the parent's block number
+/// ([`NO_BLOCK`] if the label is not a block of the function).
+struct PhiPair {
+    v: SpvId,
+    parent: SpvId,
+    node: u32,
+}
+
+impl PendingPhi {
+    /// The `OpPhi`, without its operands.
+    fn head(&self) -> Inst {
+        Inst {
+            op: Op::Phi,
+            word: self.word,
+            result_type: None,
+            result_id: Some(self.id),
+            operands: Box::new([]),
+        }
+    }
 }
 
 /// "Unreachable" in [`FnCtx::blocks`].
@@ -92,6 +114,15 @@ pub(crate) fn lower_function(
         .filter(|&i| cfg.is_reachable(Node(i as u32)))
         .count();
     f.reserve_blocks(reachable);
+    // Most instructions give one LLVM instruction and result: sized once, so that the
+    // vectors of a long function or block do not grow by doubling. Names are mostly
+    // `_<id>` and `bb<id>`: that much text.
+    let results = func.result_count();
+    let id_digits = cx.spv.header.bound.checked_ilog10().unwrap_or(0) as usize + 1;
+    f.reserve_locals(
+        results,
+        results * (id_digits + 1) + reachable * (id_digits + 2),
+    );
     let mut blocks = Vec::with_capacity(func.blocks.len());
     for (i, b) in func.blocks.iter().enumerate() {
         let id = b.id();
@@ -137,9 +168,6 @@ pub(crate) fn lower_function(
     if !fx.cx.buffer_handles.is_empty() {
         fx.materialize_buffer_handles(&func, dec)?;
     }
-    // Most instructions give one LLVM instruction and result: sized once, so that the
-    // vectors of a long function or block do not grow by doubling.
-    fx.f.reserve_locals(func.result_count());
     for &b in cfg.rpo() {
         let len = func.block_len(b.index());
         let block = &mut func.blocks[b.index()];
@@ -165,13 +193,12 @@ pub(crate) fn lower_function(
             fx.lower_one(&inst)?;
         }
     }
-    // The SPIR-V body is not needed any more: only its labels, to forget them.
-    let labels: Vec<SpvId> = func.blocks.iter().map(|b| b.id()).collect();
+    // The SPIR-V body is not needed any more (the phis' parents are block numbers).
+    for b in &func.blocks {
+        fx.cx.funcs.clear_label(b.id());
+    }
     drop(func);
     fx.fill_phis(cfg)?;
-    for &l in &labels {
-        fx.cx.funcs.clear_label(l);
-    }
     let allocas = std::mem::take(&mut fx.entry_allocas);
     if let Some(entry) = fx.f.blocks.first_mut() {
         entry.insts.splice(0..0, allocas);
@@ -407,13 +434,17 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                     else {
                         return Err(inst.err("malformed OpPhi operands"));
                     };
-                    self.phi_pairs.push((SpvId(v), SpvId(parent)));
+                    let parent = SpvId(parent);
+                    let node = self.cx.funcs.label(parent).unwrap_or(NO_BLOCK);
+                    self.phi_pairs.push(PhiPair {
+                        v: SpvId(v),
+                        parent,
+                        node,
+                    });
                 }
                 self.phis.push(PendingPhi {
-                    head: Inst {
-                        operands: Box::new([]),
-                        ..*inst
-                    },
+                    word: inst.word,
+                    id: inst.rid()?,
                     l,
                     block: self.cur,
                     node: self.cur_node,
@@ -567,7 +598,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             cc,
             ret,
             callee: Value::Func(fid),
-            args,
+            args: args.into(),
             convergent: false,
             convergence: None,
         }));
@@ -587,7 +618,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         // are next to each other: counted once per block).
         let mut counted: Option<(u32, u32)> = None;
         for p in phis {
-            let inst = &p.head;
+            let inst = &p.head();
             let node = Node(p.node);
             // Predecessors are sorted by number: the edges from one parent are a run.
             let preds = cfg.preds(node);
@@ -601,10 +632,12 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             };
             let mut incoming = Vec::new();
             let mut covered = 0;
-            for &(v, parent) in &pairs[p.start as usize..p.end as usize] {
-                let Some(pn) = self.cx.funcs.label(parent) else {
-                    continue;
-                };
+            for &PhiPair {
+                v,
+                parent,
+                node: pn,
+            } in &pairs[p.start as usize..p.end as usize]
+            {
                 let Some(&pb) = self.blocks.get(pn as usize).filter(|&&b| b != NO_BLOCK) else {
                     continue;
                 };

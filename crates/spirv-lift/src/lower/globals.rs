@@ -275,7 +275,6 @@ impl Ctx<'_> {
         let lf = self.m.func_mut(fid);
         // Exactly sized: a module of many small functions keeps every signature.
         lf.params.reserve_exact(param_info.len());
-        lf.param_attrs.reserve_exact(param_info.len());
         let kernel_cc = cc == CallConv::AmdgpuKernel;
         for (_, _, t, hint, attrs) in &param_info {
             // amdgpu_kernel arguments are passed in the kernarg segment: no `byval`.
@@ -284,10 +283,9 @@ impl Ctx<'_> {
                 attrs.retain(|a| !matches!(a, ParamAttr::ByVal(_)));
             }
             let l = lf.new_local(hint, *t);
-            lf.params.push(l);
-            lf.param_attrs.push(attrs);
+            lf.push_param(l, attrs);
         }
-        let locals: Vec<_> = lf.params.clone();
+        let locals: Vec<_> = lf.params.to_vec();
         if !self.resources.list.is_empty() {
             let mut f = self.m.take_function(fid);
             self.add_resource_params(id, &mut f);
@@ -520,7 +518,7 @@ impl Ctx<'_> {
                 }
             })
             .collect();
-        f.param_attrs = vec![Vec::new(); f.params.len()];
+        f.param_attrs = thin_vec::ThinVec::new();
         let mut args = args;
         let kernel = cc == CallConv::AmdgpuKernel;
         let all = kernel || self.opts.target == Target::Host;
@@ -529,8 +527,7 @@ impl Ctx<'_> {
                 continue;
             }
             let (l, attrs) = self.resource_param(i, kernel, &mut f);
-            f.params.push(l);
-            f.param_attrs.push(attrs);
+            f.push_param(l, attrs);
             if body_needs.contains(&i) {
                 args.push(Value::Local(l));
             }
@@ -546,7 +543,7 @@ impl Ctx<'_> {
             cc: body_cc,
             ret,
             callee: Value::Func(body),
-            args,
+            args: args.into(),
             convergent: false,
             convergence: None,
         }));

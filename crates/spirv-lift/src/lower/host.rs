@@ -126,8 +126,7 @@ impl Ctx<'_> {
             .add_function("spirv_lift.set_invocation", void, CallConv::C);
         let mut f = self.m.take_function(w);
         let rec = f.new_local("record", ptr);
-        f.params = vec![rec];
-        f.param_attrs = vec![Vec::new()];
+        f.push_param(rec, Vec::new());
         let entry = f.new_block("entry");
         let mut insts = Vec::new();
         let builtins = self.host_builtins.clone();
@@ -310,8 +309,7 @@ impl Ctx<'_> {
             .add_function(&format!("{name}.spirv_lift_entry"), void, CallConv::C);
         let mut f = self.m.take_function(w);
         let args_p = f.new_local("args", ptr);
-        f.params = vec![args_p];
-        f.param_attrs = vec![Vec::new()];
+        f.push_param(args_p, Vec::new());
         let entry = f.new_block("entry");
         let mut insts = Vec::new();
         let mut args = Vec::new();
@@ -357,7 +355,7 @@ impl Ctx<'_> {
                 cc: CallConv::C,
                 ret,
                 callee: Value::Func(fid),
-                args,
+                args: args.into(),
                 convergent: false,
                 convergence: None,
             })),
@@ -440,7 +438,7 @@ impl FnCtx<'_, '_> {
                 cc: CallConv::C,
                 ret: i64t,
                 callee: Value::Func(f),
-                args: vec![p],
+                args: vec![p].into(),
                 convergent: false,
                 convergence: None,
             })),
@@ -602,7 +600,7 @@ impl FnCtx<'_, '_> {
                 cc: CallConv::C,
                 ret: i32t,
                 callee: Value::Func(f),
-                args: vec![fmt, n, table],
+                args: vec![fmt, n, table].into(),
                 convergent: false,
                 convergence: None,
             })),

@@ -36,6 +36,7 @@ pub use types::{SpvTy, SpvTypeId};
 
 use crate::error::{Error, ErrorKind, Location};
 pub use spirv::Op;
+use thin_vec::ThinVec;
 
 /// SPIR-V magic number.
 pub const MAGIC: u32 = 0x0723_0203;
@@ -123,10 +124,10 @@ pub struct Function {
     /// The `OpFunction` instruction.
     pub def: Inst,
     /// `OpFunctionParameter`s.
-    pub params: Vec<Inst>,
+    pub params: ThinVec<Inst>,
     /// Blocks in module order; empty for a declaration, and for a definition whose
     /// body a streaming load did not keep (see [`Function::has_body`]).
-    pub blocks: Vec<BasicBlock>,
+    pub blocks: ThinVec<BasicBlock>,
     /// Instruction numbers (in module order) of `OpFunction` and of `OpFunctionEnd` + 1.
     pub(crate) span: (u32, u32),
     /// Blocks of a body that was checked but not kept (decoded again when needed).
@@ -134,7 +135,7 @@ pub struct Function {
     /// Blocks whose instructions before the terminator (and merge) are not decoded: each
     /// is decoded when it is used, through a [`BodyDecoder`] ([`Function::for_each_inst`]),
     /// so a body is never held decoded whole beside its lowering. In block order.
-    pub(crate) deferred: Vec<Deferred>,
+    pub(crate) deferred: ThinVec<Deferred>,
 }
 
 /// The instructions of block `block` not decoded with the function: instruction numbers
@@ -441,7 +442,7 @@ impl BodySource {
                 blocks: std::mem::take(&mut f.blocks),
                 span: f.span,
                 dropped_blocks: 0,
-                deferred: Vec::new(),
+                deferred: ThinVec::new(),
             }),
         }
     }
@@ -509,7 +510,7 @@ fn decode_function(
     }
     // A deferred block keeps its terminator, and the merge instruction before it if
     // there is one.
-    let mut deferred = Vec::new();
+    let mut deferred = ThinVec::new();
     let mut skip = 0..0;
     let mut block = 0u32;
     for n in start..end {
@@ -926,11 +927,11 @@ impl Sections {
                 }
                 self.func = Some(Function {
                     def: inst,
-                    params: Vec::new(),
-                    blocks: Vec::with_capacity(self.block_sizes.len()),
+                    params: ThinVec::new(),
+                    blocks: ThinVec::with_capacity(self.block_sizes.len()),
                     span: (n, n),
                     dropped_blocks: 0,
-                    deferred: Vec::new(),
+                    deferred: ThinVec::new(),
                 });
             }
             Op::FunctionParameter => match self.func.as_mut() {

@@ -188,8 +188,7 @@ impl Ctx<'_> {
         let mut params = Vec::with_capacity(which.len());
         for i in which {
             let (l, attrs) = self.resource_param(i, kernel, f);
-            f.params.push(l);
-            f.param_attrs.push(attrs);
+            f.push_param(l, attrs);
             params.push((i, l));
         }
         if !params.is_empty() {

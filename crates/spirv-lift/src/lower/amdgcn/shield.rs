@@ -108,7 +108,7 @@ pub(crate) fn shield_atomics(m: &mut Module, fid: FuncId) {
                     cc: CallConv::C,
                     ret: i32t,
                     callee: Value::Func(mbcnt),
-                    args: vec![all_lanes, zero],
+                    args: vec![all_lanes, zero].into(),
                     convergent: false,
                     convergence: None,
                 }));
