@@ -1,9 +1,22 @@
 //! Deterministic, unique, printable names.
 
-/// Hands out unique names within one namespace.
+use std::hash::BuildHasher;
+
+/// Hands out unique names within one namespace (the module's globals and functions).
+/// Every name given is kept once, in one text, and found through a hash index of name
+/// numbers (a module of many functions would otherwise keep a `String` per name here as
+/// well as in the function).
 #[derive(Clone, Debug, Default)]
 pub struct Namer {
-    taken: Taken<String>,
+    /// The names given, one after the other.
+    text: String,
+    /// Where each name is in `text`.
+    spans: Vec<(u32, u32)>,
+    /// Name numbers, by the hash of their text.
+    index: hashbrown::HashTable<u32>,
+    /// The last suffix given to each base (by its name number) that needed one.
+    suffixes: foldhash::HashMap<u32, u32>,
+    state: foldhash::fast::RandomState,
 }
 
 /// Whether `s` can be printed after `%`/`@` without quotes and is not all digits.
@@ -40,9 +53,57 @@ fn sanitize(hint: &str) -> String {
 }
 
 impl Namer {
-    /// A unique name derived from `hint`: the sanitized hint, or it with `.N` appended.
+    /// A unique name derived from `hint`: the sanitized hint, or it with `.N` appended
+    /// (`N` counting on from the last suffix this base was given).
     pub fn unique(&mut self, hint: &str) -> String {
-        self.taken.unique(hint, str::to_string)
+        let base = sanitize(hint);
+        let base_n = match self.insert(&base) {
+            Ok(_) => return base,
+            Err(n) => n,
+        };
+        loop {
+            let n = self.suffixes.entry(base_n).or_insert(0);
+            *n += 1;
+            let candidate = format!("{base}.{n}");
+            if self.insert(&candidate).is_ok() {
+                return candidate;
+            }
+        }
+    }
+
+    fn name(&self, n: u32) -> &str {
+        let (start, end) = self.spans[n as usize];
+        &self.text[start as usize..end as usize]
+    }
+
+    fn find(&self, name: &str) -> Option<u32> {
+        let hash = self.state.hash_one(name);
+        self.index.find(hash, |&n| self.name(n) == name).copied()
+    }
+
+    /// Takes `name`: its number, or `Err` with the number it has if it was taken.
+    fn insert(&mut self, name: &str) -> Result<u32, u32> {
+        if let Some(n) = self.find(name) {
+            return Err(n);
+        }
+        let n = u32::try_from(self.spans.len()).expect("fewer than 2^32 names");
+        let start = self.text.len();
+        self.text.push_str(name);
+        let span = |x: usize| u32::try_from(x).expect("names shorter than 4 GiB in all");
+        self.spans.push((span(start), span(self.text.len())));
+        let hash = self.state.hash_one(name);
+        let Namer {
+            text,
+            spans,
+            index,
+            state,
+            ..
+        } = self;
+        index.insert_unique(hash, n, |&m| {
+            let (s, e) = spans[m as usize];
+            state.hash_one(&text[s as usize..e as usize])
+        });
+        Ok(n)
     }
 
     /// A unique name `prefix.hint`.
@@ -52,7 +113,7 @@ impl Namer {
 
     /// Whether a name is taken.
     pub fn is_taken(&self, name: &str) -> bool {
-        self.taken.taken.contains(name)
+        self.find(name).is_some()
     }
 }
 
@@ -191,6 +252,27 @@ mod tests {
 
     /// Names `_N` are keyed by N, every other name by a hash of its text: the two kinds
     /// never take each other's place, and each name is handed out once.
+    #[test]
+    fn module_names_are_unique_and_suffixes_count_on() {
+        let mut n = Namer::default();
+        let given: Vec<String> = ["x", "x", "x.1", "x", "", "9a", "a b", "a_b", "x"]
+            .iter()
+            .map(|h| n.unique(h))
+            .collect();
+        assert_eq!(
+            given,
+            [
+                "x", "x.1", "x.1.1", "x.2", "v", "_9a", "a_b", "a_b.1", "x.3"
+            ]
+        );
+        for name in &given {
+            assert!(n.is_taken(name), "{name}");
+        }
+        assert!(!n.is_taken("x.4") && !n.is_taken("y"));
+        assert_eq!(n.unique_in("struct", "S"), "struct.S");
+        assert_eq!(n.unique_in("struct", "S"), "struct.S.1");
+    }
+
     #[test]
     fn numbered_and_other_names_stay_unique() {
         let mut n = LocalNamer::default();

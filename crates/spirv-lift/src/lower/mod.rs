@@ -405,7 +405,7 @@ impl<'a> Ctx<'a> {
                 *c = true;
             }
         }
-        for &callee in facts.calls.iter().flatten() {
+        for &callee in facts.calls.all() {
             if let Some(c) = self.called.get_mut(callee) {
                 *c = true;
             }
@@ -654,7 +654,7 @@ fn convergent_functions(
             *slot = true;
             work.push(id);
         }
-        for &callee in facts.calls.get(i).map_or(&[][..], |c| c.as_slice()) {
+        for &callee in facts.calls.get(i) {
             callers.entry(callee).or_default().push(id);
         }
     }

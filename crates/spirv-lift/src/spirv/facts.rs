@@ -173,9 +173,9 @@ impl ModuleFacts {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Facts {
     /// Per function (module order): the ids its `OpFunctionCall`s call, in order.
-    pub calls: Vec<Vec<SpvId>>,
+    pub calls: IdLists,
     /// Per function: the module-level variables its body uses (sorted, no repeats).
-    pub global_vars: Vec<Vec<SpvId>>,
+    pub global_vars: IdLists,
     /// Per function: whether its body has an instruction `is_convergent` says is one.
     pub convergent_op: Vec<bool>,
     /// Per function with a body of [`KEEP_ANALYSES`] blocks or more: its CFG analyses,
@@ -183,6 +183,43 @@ pub(crate) struct Facts {
     /// again for a smaller function: cheap, and a module of many small functions does not
     /// hold an analysis per function).
     pub analyses: Vec<Option<Box<FunctionAnalyses>>>,
+}
+
+/// A list of ids per function, all in one buffer (a module of many functions would
+/// otherwise hold a vector per function, most of them short).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct IdLists {
+    /// Where each list ends in `ids`.
+    ends: Vec<u32>,
+    ids: Vec<SpvId>,
+}
+
+impl IdLists {
+    /// Adds an id to the list being built (list number `self.len()`).
+    pub fn push(&mut self, id: SpvId) {
+        self.ids.push(id);
+    }
+
+    /// Ends the lists before number `i`: the list being built, and empty ones up to `i`.
+    pub fn end_before(&mut self, i: usize) {
+        while self.ends.len() < i {
+            self.ends.push(self.ids.len() as u32);
+        }
+    }
+
+    /// The ids of list `i` (none past the ended lists).
+    pub fn get(&self, i: usize) -> &[SpvId] {
+        let Some(&end) = self.ends.get(i) else {
+            return &[];
+        };
+        let start = i.checked_sub(1).map_or(0, |p| self.ends[p]);
+        &self.ids[start as usize..end as usize]
+    }
+
+    /// The ids of every list.
+    pub fn all(&self) -> &[SpvId] {
+        &self.ids
+    }
 }
 
 /// The smallest function (in blocks) whose CFG analyses [`Facts`] keeps.

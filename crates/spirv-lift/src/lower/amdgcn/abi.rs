@@ -147,9 +147,9 @@ impl Ctx<'_> {
         for (i, f) in functions.iter().enumerate() {
             let fid = f.id();
             let set = needs.entry(fid).or_default();
-            let vars = facts.global_vars.get(i).map_or(&[][..], |v| v.as_slice());
+            let vars = facts.global_vars.get(i);
             set.extend(vars.iter().filter_map(|id| slot_of.get(id).copied()));
-            for &callee in facts.calls.get(i).map_or(&[][..], |c| c.as_slice()) {
+            for &callee in facts.calls.get(i) {
                 callers.entry(callee).or_default().push(fid);
             }
         }

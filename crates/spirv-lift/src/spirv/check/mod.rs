@@ -68,14 +68,16 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
     };
     let n = module.functions.len();
     let mut facts = Facts {
-        calls: vec![Vec::new(); n],
-        global_vars: vec![Vec::new(); n],
+        calls: Default::default(),
+        global_vars: Default::default(),
         convergent_op: vec![false; n],
         analyses: vec![None; n],
     };
     // Functions with a body, and their return types.
     let mut defined = foldhash::HashMap::default();
     for i in 0..n {
+        facts.calls.end_before(i);
+        facts.global_vars.end_before(i);
         let func: Cow<Function> = if module.bodies.is_some() && module.functions[i].has_body() {
             Cow::Owned(module.decode_function(i, words)?)
         } else {
@@ -101,7 +103,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
                 if inst.op == Op::FunctionCall
                     && let Ok(callee) = inst.id(0)
                 {
-                    facts.calls[i].push(callee);
+                    facts.calls.push(callee);
                 }
                 if super::opclass::is_convergent(inst.op)
                     || (inst.op == Op::ExtInst
@@ -114,7 +116,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         }
         vars.sort_unstable();
         vars.dedup();
-        facts.global_vars[i] = vars;
+        vars.iter().for_each(|&v| facts.global_vars.push(v));
         check_function(&func)?;
         values.function(&func)?;
         limits.function(i, &func)?;
@@ -123,6 +125,8 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
             facts.analyses[i] = Some(Box::new(analyses));
         }
     }
+    facts.calls.end_before(n);
+    facts.global_vars.end_before(n);
     // An entry point is a function with a body (a declaration cannot carry what makes
     // it an entry point: LLVM refuses `declare amdgpu_kernel … !reqd_work_group_size`)
     // that returns void (as `spirv-val` requires; LLVM refuses a kernel calling
