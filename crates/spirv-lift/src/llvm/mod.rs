@@ -254,9 +254,26 @@ pub struct Function {
 }
 
 impl Function {
-    /// The namer of this function's locals.
+    /// The namer of this function's locals, made (with the names given so far taken)
+    /// when it is needed.
     fn namer(&mut self) -> &mut names::LocalNamer {
+        if self.namer.is_none() {
+            let mut namer = names::LocalNamer::default();
+            for l in 0..self.locals.len() {
+                namer.take(self.local_name(LocalId(l as u32)));
+            }
+            for b in 0..self.blocks.len() {
+                namer.take(self.block_name(BlockId(b as u32)));
+            }
+            self.namer = Some(Box::new(namer));
+        }
         self.namer.get_or_insert_with(Default::default)
+    }
+
+    /// Drops the namer (a declaration of many, whose body comes later or never, keeps
+    /// only its parameters' names: the namer is made again from them if needed).
+    pub fn drop_namer(&mut self) {
+        self.namer = None;
     }
 
     /// Whether this is only a declaration.
@@ -631,6 +648,7 @@ impl Module {
             let l = f.new_local(&format!("a{i}"), *t);
             f.push_param(l, Vec::new());
         }
+        f.drop_namer();
         f.attrs = attrs.to_vec().into();
         Some(id)
     }

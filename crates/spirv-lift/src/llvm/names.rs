@@ -140,6 +140,12 @@ impl LocalNamer {
         self.taken.unique(hint, local_key)
     }
 
+    /// Marks a name given before as taken (to rebuild a namer from the names it gave:
+    /// the next names are the same, as a base's suffixes were all taken up to the last).
+    pub fn take(&mut self, name: &str) {
+        self.taken.taken.insert(local_key(name));
+    }
+
     /// Room for `n` more names without growing.
     pub fn reserve(&mut self, n: usize) {
         self.taken.taken.reserve(n);

@@ -292,6 +292,8 @@ impl Ctx<'_> {
             self.m.put_function(fid, f);
         }
         let lf = self.m.func_mut(fid);
+        // Every parameter is named: the body (if it comes) makes the namer again.
+        lf.drop_namer();
         if self.convergent_fns.get(id).copied().unwrap_or(false) {
             lf.attrs.push(FnAttr::Convergent);
         }

@@ -427,24 +427,29 @@ pub(crate) struct BodySource {
 }
 
 impl BodySource {
-    /// Function `i` with its body, which is taken out (the function keeps its header).
-    /// Decoded again (after a streaming load), its long blocks are deferred
-    /// ([`Function::deferred`]; [`BodySource::decoder`] decodes them).
+    /// Function `i` with its body, which is taken out with the parameters and the
+    /// `OpFunction`'s operands (the function keeps its id, result type and span: a module
+    /// of many functions does not hold every header to the end). Decoded again (after a
+    /// streaming load), its blocks' instructions before their terminator and merge are
+    /// deferred ([`Function::deferred`]; [`BodySource::decoder`] decodes them).
     pub(crate) fn take(&mut self, i: usize, words: &[u32]) -> Result<Function, Error> {
         let f = self.functions.get_mut(i).ok_or_else(|| not_kept(i))?;
-        match &self.bodies {
+        let taken = match &self.bodies {
             Some(bodies) if f.blocks.is_empty() && f.dropped_blocks > 0 => {
-                decode_function(self.header, bodies, f, words, Some(DEFER_BLOCKS_FROM))
+                decode_function(self.header, bodies, f, words, Some(DEFER_BLOCKS_FROM))?
             }
-            _ => Ok(Function {
+            _ => Function {
                 def: f.def.clone(),
-                params: f.params.clone(),
+                params: std::mem::take(&mut f.params),
                 blocks: std::mem::take(&mut f.blocks),
                 span: f.span,
                 dropped_blocks: 0,
                 deferred: ThinVec::new(),
-            }),
-        }
+            },
+        };
+        f.params = ThinVec::new();
+        f.def.operands = Box::new([]);
+        Ok(taken)
     }
 
     /// What decodes deferred instructions (after a streaming load).
