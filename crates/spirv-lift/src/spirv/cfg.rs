@@ -57,6 +57,8 @@ pub(crate) fn analyses(func: &Function) -> Result<FunctionAnalyses, Error> {
         succs.push(s);
     }
     let cfg = Cfg::new(&succs).map_err(|e| func.def.invalid(e.to_string()))?;
+    // The lists and the label index are in the graph now: freed before the analyses.
+    drop((succs, index));
     Ok(FunctionAnalyses::compute(cfg))
 }
 

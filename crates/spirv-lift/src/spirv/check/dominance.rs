@@ -7,9 +7,9 @@
 //! DFS), built over each function's branch edges; uses in unreachable blocks are not
 //! checked (they are never executed and lowering drops them).
 
-use foldhash::{HashMap, HashMapExt, HashSet};
+use foldhash::{HashMap, HashMapExt};
 
-use crate::analysis::{DomTree, FunctionAnalyses, Node};
+use crate::analysis::{Cfg, DomTree, FunctionAnalyses, Node};
 use crate::error::Error;
 use crate::spirv::{Function, Inst, Op, Operand, SpvId};
 
@@ -19,9 +19,6 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
     let analyses = crate::spirv::cfg::analyses(func)?;
     let index = crate::spirv::cfg::block_numbers(func);
     let (cfg, dom) = (&analyses.cfg, &analyses.dom);
-    let edges: HashSet<(u32, u32)> = (0..cfg.num_blocks() as u32)
-        .flat_map(|from| cfg.succs(Node(from)).iter().map(move |to| (from, to.0)))
-        .collect();
     // Where each value of the function is defined: (block, position in the block).
     // (Positions fit in u32: a module has fewer than 2^22 instructions.)
     let mut defs: HashMap<SpvId, (u32, u32)> = HashMap::with_capacity(func.result_count());
@@ -50,7 +47,7 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
                     block: bi as u32,
                     defs: &defs,
                     index: &index,
-                    edges: &edges,
+                    cfg,
                     dom,
                 };
                 phi.check(inst)?;
@@ -80,7 +77,7 @@ struct Phi<'a> {
     block: u32,
     defs: &'a HashMap<SpvId, (u32, u32)>,
     index: &'a HashMap<SpvId, u32>,
-    edges: &'a HashSet<(u32, u32)>,
+    cfg: &'a Cfg,
     dom: &'a DomTree,
 }
 
@@ -105,7 +102,9 @@ impl Phi<'_> {
             let Some(&p) = self.index.get(&parent) else {
                 continue;
             };
-            if !self.edges.contains(&(p, self.block)) {
+            // Predecessors are sorted by block number.
+            let preds = self.cfg.preds(Node(self.block));
+            if preds.binary_search_by_key(&p, |q| q.0).is_err() {
                 return Err(inst.invalid(format!(
                     "phi parent %{parent} is not a predecessor of this block"
                 )));
