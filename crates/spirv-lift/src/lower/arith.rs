@@ -255,22 +255,8 @@ impl FnCtx<'_, '_> {
                     "usub.with.overflow"
                 };
                 let r = self.intrinsic(name, &[at], pair, vec![a, b])?;
-                let lo = self.emit(
-                    "t",
-                    at,
-                    InstKind::ExtractValue {
-                        v: r,
-                        idx: Box::new([0]),
-                    },
-                );
-                let o = self.emit(
-                    "t",
-                    bt,
-                    InstKind::ExtractValue {
-                        v: r,
-                        idx: Box::new([1]),
-                    },
-                );
+                let lo = self.extract(at, r, 0);
+                let o = self.extract(bt, r, 1);
                 let hi = self.resize_int(o, at, false);
                 self.struct_pair(inst, t, lo, hi)?;
             }

@@ -8,6 +8,18 @@ use crate::llvm::{BinOp, CastOp, Const, FPred, IPred, InstKind, Type, TypeId, Va
 use crate::spirv::Inst;
 
 impl FnCtx<'_, '_> {
+    /// `extractvalue` of field or element `i` of `v`, of type `ty`.
+    pub(super) fn extract(&mut self, ty: TypeId, v: Value, i: u32) -> Value {
+        self.emit(
+            "t",
+            ty,
+            InstKind::ExtractValue {
+                v,
+                idx: Box::new([i]),
+            },
+        )
+    }
+
     /// The width in bits of a scalar type or of a vector's elements (0 for others).
     pub fn elem_bits(&self, t: TypeId) -> u32 {
         self.cx

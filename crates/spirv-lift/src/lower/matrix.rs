@@ -55,14 +55,7 @@ impl FnCtx<'_, '_> {
                     .map(|j| {
                         let st = self.matrix_col(self.vty(inst.id(0)?)?)?;
                         let st = self.cx.llty(st)?;
-                        Ok(self.emit(
-                            "t",
-                            st,
-                            InstKind::ExtractValue {
-                                v: m,
-                                idx: Box::new([j]),
-                            },
-                        ))
+                        Ok(self.extract(st, m, j))
                     })
                     .collect::<Result<_, Error>>()?;
                 for i in 0..res_cols {
@@ -210,18 +203,7 @@ impl FnCtx<'_, '_> {
     fn columns(&mut self, m: Value, mty: SpvTypeId) -> Result<Vec<Value>, Error> {
         let (n, _) = self.matrix_shape(mty)?;
         let ct = self.cx.llty(self.matrix_col(mty)?)?;
-        Ok((0..n)
-            .map(|i| {
-                self.emit(
-                    "t",
-                    ct,
-                    InstKind::ExtractValue {
-                        v: m,
-                        idx: Box::new([i]),
-                    },
-                )
-            })
-            .collect())
+        Ok((0..n).map(|i| self.extract(ct, m, i)).collect())
     }
 
     fn build_matrix(&mut self, inst: &Inst, t: TypeId, cols: Vec<Value>) -> Result<(), Error> {

@@ -472,22 +472,8 @@ impl FnCtx<'_, '_> {
                 };
                 let pair = self.cx.m.ty(Type::Struct(vec![xt, it]));
                 let r = self.intrinsic("frexp", &[xt, it], pair, vec![x])?;
-                let m = self.emit(
-                    "t",
-                    xt,
-                    InstKind::ExtractValue {
-                        v: r,
-                        idx: Box::new([0]),
-                    },
-                );
-                let ex = self.emit(
-                    "t",
-                    it,
-                    InstKind::ExtractValue {
-                        v: r,
-                        idx: Box::new([1]),
-                    },
-                );
+                let m = self.extract(xt, r, 0);
+                let ex = self.extract(it, r, 1);
                 if e == Expansion::Frexp {
                     let p = arg(1)?;
                     let tags = self.access_tags(p, false);
