@@ -502,15 +502,22 @@ fn decode_function(
     let (start, end) = f.span;
     let mut sections = Sections::new(header, false, false);
     let at = |n: u32| body_word(bodies, words, n);
-    // Block sizes first (one pass over the opcodes), so that no block's vector grows.
+    // Block sizes first (one pass over the opcodes), so that no block's vector grows: a
+    // block's instructions up to its terminator (what follows the terminator before the
+    // next label is not the block's: `Sections::push` drops an `OpLine`, `OpNoLine` or
+    // `OpExtInst` there and refuses anything else).
+    let mut open = false;
     for n in start..end {
         let op = words[at(n)?] & 0xFFFF;
         if op == Op::Label as u32 {
             sections.block_sizes.push(0);
-        } else if op != Op::FunctionEnd as u32
+            open = true;
+        } else if open
+            && op != Op::FunctionEnd as u32
             && let Some(size) = sections.block_sizes.last_mut()
         {
             *size += 1;
+            open = !Op::from_u32(op).is_some_and(is_terminator);
         }
     }
     // A deferred block keeps its terminator, and the merge instruction before it if
