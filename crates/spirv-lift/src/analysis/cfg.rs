@@ -211,6 +211,13 @@ impl Cfg {
         csr_slice(&self.pred_off, &self.pred, b.index())
     }
 
+    /// How many edges go from `from` to `to` (a switch may give several): a binary
+    /// search of `to`'s predecessors, which are sorted by number.
+    pub fn edge_count(&self, from: Node, to: Node) -> usize {
+        let preds = self.preds(to);
+        preds.partition_point(|q| *q <= from) - preds.partition_point(|q| *q < from)
+    }
+
     /// Reverse post-order of the blocks reachable from the entry (entry first).
     #[inline]
     pub fn rpo(&self) -> &[Node] {

@@ -84,7 +84,7 @@ fn token_call(
             cc: crate::llvm::CallConv::C,
             ret,
             callee: Value::Func(callee),
-            args: Vec::new().into(),
+            args: Box::new([]),
             convergent: false,
             convergence: parent.map(Value::Local),
         })),

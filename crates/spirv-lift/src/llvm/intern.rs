@@ -59,9 +59,71 @@ impl<T: Hash + Eq> Interner<T> {
     }
 }
 
+/// Strings by id, each once: all in one text, found through a hash index of ids (a
+/// `String` per string would cost its own allocation and 24 bytes more).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StrInterner {
+    text: String,
+    /// Where each string is in `text`.
+    spans: Vec<(u32, u32)>,
+    index: HashTable<u32>,
+    state: foldhash::fast::RandomState,
+}
+
+impl StrInterner {
+    /// The id of `s`, if it was interned.
+    pub(crate) fn get(&self, s: &str) -> Option<u32> {
+        let hash = self.state.hash_one(s);
+        self.index.find(hash, |&i| self.value(i) == s).copied()
+    }
+
+    /// Adds a string that is not interned yet (check with [`StrInterner::get`]); its id.
+    pub(crate) fn push_new(&mut self, s: &str) -> u32 {
+        let id = u32::try_from(self.spans.len()).expect("fewer than 2^32 interned strings");
+        let fits = |x: usize| u32::try_from(x).expect("interned text shorter than 4 GiB");
+        let start = fits(self.text.len());
+        self.text.push_str(s);
+        self.spans.push((start, fits(self.text.len())));
+        let hash = self.state.hash_one(s);
+        let StrInterner {
+            text,
+            spans,
+            index,
+            state,
+        } = self;
+        index.insert_unique(hash, id, |&i| {
+            let (a, b) = spans[i as usize];
+            state.hash_one(&text[a as usize..b as usize])
+        });
+        id
+    }
+
+    /// The string of an id.
+    pub(crate) fn value(&self, id: u32) -> &str {
+        let (a, b) = self.spans[id as usize];
+        &self.text[a as usize..b as usize]
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Interner;
+    use super::{Interner, StrInterner};
+
+    #[test]
+    fn each_string_gets_one_id_in_order() {
+        let mut t = StrInterner::default();
+        let mut ids = Vec::new();
+        for w in ["a", "bc", "a", "", "bc", "d"] {
+            let id = match t.get(w) {
+                Some(id) => id,
+                None => t.push_new(w),
+            };
+            ids.push(id);
+        }
+        assert_eq!(ids, [0, 1, 0, 2, 1, 3]);
+        assert_eq!([t.value(1), t.value(2), t.value(3)], ["bc", "", "d"]);
+        assert_eq!(t.get("b"), None);
+    }
 
     #[test]
     fn each_value_gets_one_id_in_order() {

@@ -289,7 +289,7 @@ impl Function {
             return;
         }
         self.released = true;
-        self.blocks = Vec::new().into();
+        self.blocks = ThinVec::new();
         let keep = self.params.iter().map(|p| p.index() + 1).max().unwrap_or(0);
         self.locals.truncate(keep);
         self.locals.shrink_to_fit();
@@ -574,17 +574,17 @@ impl Module {
         let f = Function {
             name,
             ret,
-            params: Vec::new().into(),
-            param_attrs: Vec::new().into(),
+            params: ThinVec::new(),
+            param_attrs: ThinVec::new(),
             vararg: false,
             cc,
-            attrs: Vec::new().into(),
+            attrs: ThinVec::new(),
             linkage: Linkage::External,
-            md: Vec::new().into(),
-            blocks: Vec::new().into(),
-            locals: Vec::new().into(),
+            md: ThinVec::new(),
+            blocks: ThinVec::new(),
+            locals: ThinVec::new(),
             local_names: String::new(),
-            comments: Vec::new().into(),
+            comments: ThinVec::new(),
             namer: None,
             released: false,
         };

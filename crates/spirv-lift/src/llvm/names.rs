@@ -1,22 +1,16 @@
 //! Deterministic, unique, printable names.
 
-use std::hash::BuildHasher;
+use super::intern::StrInterner;
 
 /// Hands out unique names within one namespace (the module's globals and functions).
-/// Every name given is kept once, in one text, and found through a hash index of name
-/// numbers (a module of many functions would otherwise keep a `String` per name here as
-/// well as in the function).
+/// Every name given is interned once (a module of many functions would otherwise keep a
+/// `String` per name here as well as in the function).
 #[derive(Clone, Debug, Default)]
 pub struct Namer {
-    /// The names given, one after the other.
-    text: String,
-    /// Where each name is in `text`.
-    spans: Vec<(u32, u32)>,
-    /// Name numbers, by the hash of their text.
-    index: hashbrown::HashTable<u32>,
+    /// The names given, numbered in order.
+    names: StrInterner,
     /// The last suffix given to each base (by its name number) that needed one.
     suffixes: foldhash::HashMap<u32, u32>,
-    state: foldhash::fast::RandomState,
 }
 
 /// Whether `s` can be printed after `%`/`@` without quotes and is not all digits.
@@ -71,39 +65,12 @@ impl Namer {
         }
     }
 
-    fn name(&self, n: u32) -> &str {
-        let (start, end) = self.spans[n as usize];
-        &self.text[start as usize..end as usize]
-    }
-
-    fn find(&self, name: &str) -> Option<u32> {
-        let hash = self.state.hash_one(name);
-        self.index.find(hash, |&n| self.name(n) == name).copied()
-    }
-
     /// Takes `name`: its number, or `Err` with the number it has if it was taken.
     fn insert(&mut self, name: &str) -> Result<u32, u32> {
-        if let Some(n) = self.find(name) {
-            return Err(n);
+        match self.names.get(name) {
+            Some(n) => Err(n),
+            None => Ok(self.names.push_new(name)),
         }
-        let n = u32::try_from(self.spans.len()).expect("fewer than 2^32 names");
-        let start = self.text.len();
-        self.text.push_str(name);
-        let span = |x: usize| u32::try_from(x).expect("names shorter than 4 GiB in all");
-        self.spans.push((span(start), span(self.text.len())));
-        let hash = self.state.hash_one(name);
-        let Namer {
-            text,
-            spans,
-            index,
-            state,
-            ..
-        } = self;
-        index.insert_unique(hash, n, |&m| {
-            let (s, e) = spans[m as usize];
-            state.hash_one(&text[s as usize..e as usize])
-        });
-        Ok(n)
     }
 
     /// A unique name `prefix.hint`.
@@ -113,7 +80,7 @@ impl Namer {
 
     /// Whether a name is taken.
     pub fn is_taken(&self, name: &str) -> bool {
-        self.find(name).is_some()
+        self.names.get(name).is_some()
     }
 }
 

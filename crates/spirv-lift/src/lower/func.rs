@@ -49,8 +49,7 @@ struct PendingPhi {
     word: u32,
     id: SpvId,
     l: LocalId,
-    block: BlockId,
-    /// The number of the SPIR-V block.
+    /// The number of the SPIR-V block (its LLVM block is `FnCtx::blocks[node]`).
     node: u32,
     /// Index in the LLVM block.
     at: u32,
@@ -446,7 +445,6 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                     word: inst.word,
                     id: inst.rid()?,
                     l,
-                    block: self.cur,
                     node: self.cur_node,
                     at: at as u32,
                     start,
@@ -620,7 +618,6 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         for p in phis {
             let inst = &p.head();
             let node = Node(p.node);
-            // Predecessors are sorted by number: the edges from one parent are a run.
             let preds = cfg.preds(node);
             let preds_total = match counted {
                 Some((n, c)) if n == p.node => c,
@@ -641,8 +638,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 let Some(&pb) = self.blocks.get(pn as usize).filter(|&&b| b != NO_BLOCK) else {
                     continue;
                 };
-                let n = (preds.partition_point(|q| q.0 <= pn) - preds.partition_point(|q| q.0 < pn))
-                    as u32;
+                let n = cfg.edge_count(Node(pn), node) as u32;
                 if n == 0 {
                     return Err(inst.invalid(format!(
                         "phi parent %{parent} is not a predecessor of this block"
@@ -664,7 +660,8 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             {
                 return Err(inst.invalid("an incoming value's type differs from the phi's type"));
             }
-            let insts = &mut self.f.blocks[p.block.index()].insts;
+            let block = self.blocks[p.node as usize] as usize;
+            let insts = &mut self.f.blocks[block].insts;
             if let Some(ph) = insts
                 .get_mut(p.at as usize)
                 .filter(|i| i.result() == Some(p.l))

@@ -213,4 +213,33 @@ mod tests {
         };
         assert!(Packed::pack(in_func_zero).is_none());
     }
+
+    #[test]
+    fn labels_share_the_function_table_without_shadowing_functions() {
+        let mut t = Funcs {
+            table: IdTable::new(16, true, u32::MAX),
+        };
+        t.set(SpvId(3), FuncId(5));
+        t.set_label(SpvId(4), 0);
+        t.set_label(SpvId(7), 9);
+        // A label on a function's id is not recorded, and a label is not a function.
+        t.set_label(SpvId(3), 1);
+        assert_eq!(t.get(SpvId(3)), Some(FuncId(5)));
+        assert_eq!(t.label(SpvId(3)), None);
+        assert_eq!((t.label(SpvId(4)), t.get(SpvId(4))), (Some(0), None));
+        assert_eq!(t.label(SpvId(7)), Some(9));
+        // A label set again takes the new number (the last definition wins).
+        t.set_label(SpvId(7), 2);
+        assert_eq!(t.label(SpvId(7)), Some(2));
+        // Cleared labels are gone; clearing a function's id leaves it.
+        for id in [4, 7, 3] {
+            t.clear_label(SpvId(id));
+        }
+        assert_eq!((t.label(SpvId(4)), t.label(SpvId(7))), (None, None));
+        assert_eq!(t.get(SpvId(3)), Some(FuncId(5)));
+        // Numbers from 2^31, and function indices from 2^31, are not recorded.
+        t.set_label(SpvId(8), LABEL);
+        t.set(SpvId(9), FuncId(LABEL));
+        assert_eq!((t.label(SpvId(8)), t.get(SpvId(9))), (None, None));
+    }
 }

@@ -195,7 +195,7 @@ pub(crate) struct IdLists {
 }
 
 impl IdLists {
-    /// Adds an id to the list being built (list number `self.len()`).
+    /// Adds an id to the list being built (the one after the ended lists).
     pub fn push(&mut self, id: SpvId) {
         self.ids.push(id);
     }

@@ -481,14 +481,6 @@ fn body_word(bodies: &Bodies, words: &[u32], n: u32) -> Result<usize, Error> {
     Ok(at)
 }
 
-/// The word offset of instruction `n` of the module (`usize::MAX` if there is none).
-fn at_or_max(bodies: &Bodies, n: u32) -> usize {
-    bodies
-        .offsets
-        .get(n as usize)
-        .map_or(usize::MAX, |&o| o as usize)
-}
-
 /// Decodes a function (header and body) again from `words`; with `defer_from`, the
 /// instructions before the terminator (and the merge instruction before it, if any) of
 /// each block of at least that many are not decoded ([`Function::deferred`]).
@@ -506,19 +498,27 @@ fn decode_function(
     // block's instructions up to its terminator (what follows the terminator before the
     // next label is not the block's: `Sections::push` drops an `OpLine`, `OpNoLine` or
     // `OpExtInst` there and refuses anything else).
+    // With them, whether each block's terminator follows a merge instruction.
     let mut open = false;
+    let mut merged = Vec::new();
+    let mut prev = 0;
     for n in start..end {
         let op = words[at(n)?] & 0xFFFF;
         if op == Op::Label as u32 {
             sections.block_sizes.push(0);
+            merged.push(false);
             open = true;
         } else if open
             && op != Op::FunctionEnd as u32
-            && let Some(size) = sections.block_sizes.last_mut()
+            && let (Some(size), Some(m)) = (sections.block_sizes.last_mut(), merged.last_mut())
         {
             *size += 1;
-            open = !Op::from_u32(op).is_some_and(is_terminator);
+            if Op::from_u32(op).is_some_and(is_terminator) {
+                open = false;
+                *m = prev == Op::SelectionMerge as u32 || prev == Op::LoopMerge as u32;
+            }
         }
+        prev = op;
     }
     // A deferred block keeps its terminator, and the merge instruction before it if
     // there is one.
@@ -533,16 +533,7 @@ fn decode_function(
                 .get(block as usize)
                 .copied()
                 .unwrap_or(0);
-            let penultimate = (size >= 2)
-                .then(|| {
-                    words
-                        .get(at_or_max(bodies, n + size - 1))
-                        .map(|w| w & 0xFFFF)
-                })
-                .flatten();
-            let tail = if penultimate == Some(Op::SelectionMerge as u32)
-                || penultimate == Some(Op::LoopMerge as u32)
-            {
+            let tail = if merged.get(block as usize) == Some(&true) {
                 2
             } else {
                 1

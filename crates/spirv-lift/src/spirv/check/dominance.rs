@@ -102,9 +102,7 @@ impl Phi<'_> {
             let Some(&p) = self.index.get(&parent) else {
                 continue;
             };
-            // Predecessors are sorted by block number.
-            let preds = self.cfg.preds(Node(self.block));
-            if preds.binary_search_by_key(&p, |q| q.0).is_err() {
+            if self.cfg.edge_count(Node(p), Node(self.block)) == 0 {
                 return Err(inst.invalid(format!(
                     "phi parent %{parent} is not a predecessor of this block"
                 )));
