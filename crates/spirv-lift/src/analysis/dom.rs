@@ -123,6 +123,10 @@ impl DomTree {
         for w in 1..m {
             idom_block[vertex[w] as usize] = vertex[idom[w] as usize];
         }
+        // The working arrays are freed before the tree's are made: a function's peak is
+        // one set or the other, not both.
+        drop((num, vertex, parent, stack, semi, label, ancestor, idom));
+        drop((bucket_head, bucket_next, path));
         DomTree::from_idoms(cfg, idom_block)
     }
 

@@ -542,7 +542,7 @@ mod tests {
     fn an_instruction_is_40_bytes_and_keeps_its_result_and_metadata() {
         assert_eq!(std::mem::size_of::<InstKind>(), 32);
         assert_eq!(std::mem::size_of::<Inst>(), 40);
-        assert_eq!(std::mem::size_of::<super::super::Const>(), 32);
+        assert_eq!(std::mem::size_of::<super::super::Const>(), 16);
         assert_eq!(std::mem::size_of::<super::super::Function>(), 120);
         let mut i = Inst::new(Some(LocalId(7)), InstKind::Unreachable);
         assert_eq!(i.result(), Some(LocalId(7)));

@@ -52,22 +52,27 @@ pub enum Const {
     Undef(TypeId),
     /// `poison`.
     Poison(TypeId),
-    /// A struct, array or vector of constants.
-    Aggregate(TypeId, Vec<ConstId>),
+    /// A struct, array or vector of constants (a thin vector: a constant is 16 bytes).
+    Aggregate(TypeId, ThinVec<ConstId>),
     /// The address of a global variable, of the pointer type given.
     GlobalAddr(TypeId, GlobalId),
-    /// `getelementptr [inbounds] (src, ptr, indices…)`, of pointer type `ty` (that of
-    /// `ptr`).
-    Gep {
-        ty: TypeId,
-        inbounds: bool,
-        src: TypeId,
-        ptr: ConstId,
-        indices: Box<[ConstId]>,
-    },
+    /// `getelementptr [inbounds] (src, ptr, indices…)` (boxed: rare, and larger than
+    /// every other kind).
+    Gep(Box<ConstGep>),
     /// `<op> (value to type)`: the casts LLVM keeps as constant expressions
     /// (`addrspacecast`, `bitcast`, `ptrtoint`, `inttoptr`).
     Cast(CastOp, ConstId, TypeId),
+}
+
+/// A constant `getelementptr [inbounds] (src, ptr, indices…)`, of pointer type `ty` (that
+/// of `ptr`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ConstGep {
+    pub ty: TypeId,
+    pub inbounds: bool,
+    pub src: TypeId,
+    pub ptr: ConstId,
+    pub indices: Box<[ConstId]>,
 }
 
 /// How an identified struct type is printed.
@@ -146,7 +151,7 @@ pub struct Block {
     /// Where the label name is in the function's name text ([`Function::block_name`]).
     name: (u32, u32),
     /// Instructions; the last one is the terminator.
-    pub insts: Vec<Inst>,
+    pub insts: ThinVec<Inst>,
 }
 
 /// Information on a function-local value.
@@ -314,7 +319,6 @@ impl Function {
     pub fn reserve_locals(&mut self, n: usize, name_bytes: usize) {
         self.locals.reserve(n);
         self.local_names.reserve(name_bytes);
-        self.namer().reserve(n);
     }
 
     /// Gives a local a new unique name derived from `hint` (the old name's text stays
@@ -338,7 +342,7 @@ impl Function {
         let name = push_name(&mut self.local_names, &name);
         self.blocks.push(Block {
             name,
-            insts: Vec::new(),
+            insts: ThinVec::new(),
         });
         BlockId((self.blocks.len() - 1) as u32)
     }
@@ -721,8 +725,8 @@ pub fn const_type(c: &Const) -> TypeId {
         | Const::Poison(t)
         | Const::Aggregate(t, _)
         | Const::GlobalAddr(t, _)
-        | Const::Gep { ty: t, .. }
         | Const::Cast(_, _, t) => *t,
+        Const::Gep(g) => g.ty,
     }
 }
 

@@ -85,59 +85,155 @@ impl Namer {
 }
 
 /// Hands out names unique within one function: [`Namer::unique`]'s names, remembered
-/// by a 64-bit hash instead of the text (a function of a million values would otherwise
-/// keep a second copy of every name; the names themselves are in the function's
-/// locals and blocks). Two different names with the same hash only make the later one
-/// take the next `.N` suffix: names stay unique, and the hash is fixed, so the output is
-/// the same on every run.
+/// by a key instead of the text (a function of a million values would otherwise keep a
+/// second copy of every name; the names themselves are in the function's locals and
+/// blocks).
 ///
-/// A name `_N` (what the lowering calls a value without an `OpName`, N its id) is keyed by
-/// N itself rather than a hash of its text, and the table places such keys in the order
-/// of N ([`LocalKeys`]): a function's values are numbered consecutively, so inserting
-/// them touches the table in order instead of at random (a function of 3 million values
-/// spent 16 % of its translation in cache misses here).
+/// What the lowering calls a value or block without an `OpName` — `_N` and `bbN`, N its
+/// id — is keyed by N, and a function's ids are numbered consecutively: such a name is one
+/// bit in a window of ids ([`Numbered`]), an eighth of a byte per id instead of the 9 bytes
+/// of a hash-set slot. Any other name is keyed by a 64-bit hash of its text. Two
+/// different names with the same hash only make the later one take the next `.N` suffix:
+/// names stay unique, and the hash is fixed, so the output is the same on every run.
 #[derive(Clone, Debug, Default)]
 pub struct LocalNamer {
-    taken: Taken<u64, LocalKeys>,
+    /// `_N` and `bbN` names, one bit per N, while N is in the windows' reach.
+    values: Numbered,
+    blocks: Numbered,
+    /// Every other name's key, and numbered names outside the windows.
+    taken: std::collections::HashSet<u64, LocalKeys>,
+    /// Whether `taken` holds a numbered key (then a numbered name is looked up there
+    /// too: it may have been given before its window reached it).
+    numbered_in_set: bool,
+    /// The last suffix given to each base that needed one.
+    suffixes: std::collections::HashMap<u64, u32, LocalKeys>,
 }
 
 impl LocalNamer {
-    /// As [`Namer::unique`] (the same names in the same order).
+    /// A unique name derived from `hint`: as [`Namer::unique`] (the first of `base`,
+    /// `base.1`, `base.2`, … not taken, continuing from the last suffix `base` was given;
+    /// the same names in the same order).
     pub fn unique(&mut self, hint: &str) -> String {
-        self.taken.unique(hint, local_key)
+        let base = sanitize(hint);
+        let base_key = local_key(&base);
+        if self.insert(base_key) {
+            return base;
+        }
+        loop {
+            let n = self.suffixes.entry(base_key).or_insert(0);
+            *n += 1;
+            let candidate = format!("{base}.{n}");
+            if self.insert(local_key(&candidate)) {
+                return candidate;
+            }
+        }
     }
 
     /// Marks a name given before as taken (to rebuild a namer from the names it gave:
     /// the next names are the same, as a base's suffixes were all taken up to the last).
     pub fn take(&mut self, name: &str) {
-        self.taken.taken.insert(local_key(name));
+        self.insert(local_key(name));
     }
 
-    /// Room for `n` more names without growing.
-    pub fn reserve(&mut self, n: usize) {
-        self.taken.taken.reserve(n);
+    /// Takes a key: whether it was free.
+    fn insert(&mut self, key: u64) -> bool {
+        if key & NUMBERED != 0 {
+            let window = if key & BLOCK != 0 {
+                &mut self.blocks
+            } else {
+                &mut self.values
+            };
+            let n = (key & 0xFFFF_FFFF) as u32;
+            if window.reaches(n) {
+                if self.numbered_in_set && self.taken.contains(&key) {
+                    return false;
+                }
+                return window.insert(n);
+            }
+            self.numbered_in_set = true;
+        }
+        self.taken.insert(key)
+    }
+
+    /// The number of names taken (by key).
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.values.count + self.blocks.count + self.taken.len()
     }
 }
 
-/// Marks a [`LocalNamer`] key that is the number N of a name `_N`.
-const NUMBERED: u64 = 1 << 63;
+/// A set of numbers as bits in a window `[base, base + 64 × words)` that starts at the
+/// first number taken and grows upward while it stays within 64 bits per number taken
+/// (plus 64 Ki bits): a function's ids cost an eighth of a byte each, and scattered
+/// numbers never make the window larger than 8 bytes per number (they go to the namer's
+/// hash set instead).
+#[derive(Clone, Debug, Default)]
+struct Numbered {
+    base: u32,
+    bits: Vec<u64>,
+    count: usize,
+}
 
-/// A [`LocalNamer`] key: N with [`NUMBERED`] for `_N` (N written as Rust prints a `u32`:
-/// no sign, no leading zero), else a 64-bit hash of the text without that bit. Distinct
-/// names share a key only as two hashes can, which the namer tolerates (see
-/// [`LocalNamer`]).
+impl Numbered {
+    /// Whether `n` is in the window, growing it (or placing it first) if allowed.
+    fn reaches(&mut self, n: u32) -> bool {
+        if self.bits.is_empty() {
+            self.base = n & !63;
+        }
+        if n < self.base {
+            return false;
+        }
+        let word = ((n - self.base) / 64) as usize;
+        if word < self.bits.len() {
+            return true;
+        }
+        let allowed = self.count + 1024;
+        if word >= allowed {
+            return false;
+        }
+        let len = (word + 1).max(self.bits.len() * 2).min(allowed);
+        self.bits.resize(len, 0);
+        true
+    }
+
+    /// Sets `n`'s bit (in the window): whether it was clear.
+    fn insert(&mut self, n: u32) -> bool {
+        let off = n - self.base;
+        let (word, bit) = ((off / 64) as usize, 1u64 << (off % 64));
+        let free = self.bits[word] & bit == 0;
+        self.bits[word] |= bit;
+        self.count += usize::from(free);
+        free
+    }
+}
+
+/// Marks a [`LocalNamer`] key that is the number N of a name `_N` or `bbN`.
+const NUMBERED: u64 = 1 << 63;
+/// With [`NUMBERED`]: the name is `bbN`.
+const BLOCK: u64 = 1 << 62;
+
+/// A [`LocalNamer`] key: N with [`NUMBERED`] for `_N`, and also [`BLOCK`] for `bbN` (N
+/// written as Rust prints a `u32`: no sign, no leading zero, at most 9 digits), else a
+/// 64-bit hash of the text without the [`NUMBERED`] bit. Distinct names share a key only
+/// as two hashes can, which the namer tolerates (see [`LocalNamer`]).
 fn local_key(name: &str) -> u64 {
-    if let Some(digits) = name.strip_prefix('_')
-        && !digits.is_empty()
-        && digits.len() <= 9
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (digits == "0" || !digits.starts_with('0'))
-    {
-        // At most 9 digits: the value fits in a u32.
-        let n = digits
-            .bytes()
-            .fold(0u64, |n, b| n * 10 + u64::from(b - b'0'));
+    let numbered = |digits: &str| {
+        (!digits.is_empty()
+            && digits.len() <= 9
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && (digits == "0" || !digits.starts_with('0')))
+        .then(|| {
+            // At most 9 digits: the value fits in a u32.
+            digits
+                .bytes()
+                .fold(0u64, |n, b| n * 10 + u64::from(b - b'0'))
+        })
+    };
+    if let Some(n) = name.strip_prefix('_').and_then(numbered) {
         return NUMBERED | n;
+    }
+    if let Some(n) = name.strip_prefix("bb").and_then(numbered) {
+        return NUMBERED | BLOCK | n;
     }
     name_hash(name) & !NUMBERED
 }
@@ -180,42 +276,6 @@ impl std::hash::Hasher for LocalKeyHasher {
         }
         let n = k & !NUMBERED;
         n ^ (n.wrapping_mul(0x9E37_79B9_7F4A_7C15) & (0x7F << 57))
-    }
-}
-
-/// The names given, by key (the text, or its hash), and the last suffix given to each
-/// base that needed one.
-#[derive(Clone, Debug, Default)]
-struct Taken<K, S = foldhash::fast::RandomState> {
-    taken: std::collections::HashSet<K, S>,
-    suffixes: std::collections::HashMap<K, u32, S>,
-}
-
-impl<K: std::hash::Hash + Eq + Clone, S: std::hash::BuildHasher> Taken<K, S> {
-    /// The first of `base`, `base.1`, `base.2`, … (`base` the sanitized hint) whose key
-    /// is not taken, continuing from the last suffix `base` gave.
-    fn unique(&mut self, hint: &str, key: impl Fn(&str) -> K) -> String {
-        let base = sanitize(hint);
-        let base_key = key(&base);
-        if self.taken.insert(base_key.clone()) {
-            return base;
-        }
-        loop {
-            let n = match self.suffixes.get_mut(&base_key) {
-                Some(n) => {
-                    *n += 1;
-                    *n
-                }
-                None => {
-                    self.suffixes.insert(base_key.clone(), 1);
-                    1
-                }
-            };
-            let candidate = format!("{base}.{n}");
-            if self.taken.insert(key(&candidate)) {
-                return candidate;
-            }
-        }
     }
 }
 
@@ -279,7 +339,19 @@ mod tests {
         );
         assert_eq!(local_key("_5"), NUMBERED | 5);
         assert_eq!(local_key("_0"), NUMBERED);
-        for text in ["_05", "_", "_5a", "_1234567890", "5", "x"] {
+        assert_eq!(local_key("bb5"), NUMBERED | BLOCK | 5);
+        for text in [
+            "_05",
+            "_",
+            "_5a",
+            "_1234567890",
+            "5",
+            "x",
+            "bb",
+            "bb05",
+            "bb_5",
+            "b5",
+        ] {
             assert_eq!(local_key(text) & NUMBERED, 0, "{text}");
         }
     }
@@ -290,7 +362,6 @@ mod tests {
     #[test]
     fn a_million_numbered_names_are_all_distinct() {
         let mut n = LocalNamer::default();
-        n.reserve(1 << 20);
         for i in (0..1u32 << 20)
             .rev()
             .step_by(2)
@@ -298,7 +369,39 @@ mod tests {
         {
             assert_eq!(n.unique(&format!("_{i}")), format!("_{i}"));
         }
-        assert_eq!(n.taken.taken.len(), 1 << 20);
+        assert_eq!(n.len(), 1 << 20);
         assert_eq!(n.unique("_7"), "_7.1");
+    }
+
+    /// A numbered name given while out of its window's reach (below the first number, or
+    /// far above) is in the hash set, and is still taken once the window reaches it; a
+    /// window never grows past 64 bits per number taken (plus 64 Ki bits), however far
+    /// apart the numbers are.
+    #[test]
+    fn numbered_names_out_of_the_window_stay_taken() {
+        let mut n = LocalNamer::default();
+        assert_eq!(n.unique("_1000"), "_1000");
+        assert_eq!(n.unique("_5"), "_5");
+        assert_eq!(n.unique("_5"), "_5.1");
+        assert_eq!(n.unique("bb5"), "bb5");
+        assert_eq!(n.unique("bb5"), "bb5.1");
+        let far = 1000 + 64 * 2000;
+        assert_eq!(n.unique(&format!("_{far}")), format!("_{far}"));
+        assert!(n.values.bits.len() <= 1025, "{}", n.values.bits.len());
+        // Fill the window up to `far`: it grows to reach it, and `_far` stays taken.
+        for i in 1001..far {
+            n.take(&format!("_{i}"));
+        }
+        assert!(n.values.reaches(far));
+        assert_eq!(n.unique(&format!("_{far}")), format!("_{far}.1"));
+        // Scattered numbers: the window stays small, the names unique.
+        let mut s = LocalNamer::default();
+        for i in 0..1000u32 {
+            let id = i * 1_000_000;
+            assert_eq!(s.unique(&format!("_{id}")), format!("_{id}"));
+        }
+        assert!(s.values.bits.len() <= 2048);
+        assert_eq!(s.unique("_7000000"), "_7000000.1");
+        assert_eq!(s.len(), 1001);
     }
 }

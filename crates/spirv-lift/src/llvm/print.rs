@@ -259,15 +259,9 @@ fn write_const<W: Write + ?Sized>(w: &mut W, m: &Module, c: &Const) -> Result {
             w.write_str("@")?;
             w.write_str(&m.globals[g.index()].name)
         }
-        Const::Gep {
-            inbounds,
-            src,
-            ptr,
-            indices,
-            ..
-        } => {
-            write_gep_start(w, m, *inbounds, "(", *src)?;
-            for c in std::iter::once(ptr).chain(indices) {
+        Const::Gep(g) => {
+            write_gep_start(w, m, g.inbounds, "(", g.src)?;
+            for c in std::iter::once(&g.ptr).chain(g.indices.iter()) {
                 w.write_str(", ")?;
                 write_typed_const(w, m, *c)?;
             }

@@ -234,17 +234,11 @@ pub fn check_const(m: &Module, c: &Const) -> Result<(), String> {
             .globals
             .get(g.index())
             .is_some_and(|g| m.type_of_id(*t) == &Type::Ptr(g.addrspace)),
-        Const::Gep {
-            ty,
-            src,
-            ptr,
-            indices,
-            ..
-        } => {
-            let indices: Vec<Value> = indices.iter().map(|c| Value::Const(*c)).collect();
-            of(ptr) == *ty
-                && matches!(m.type_of_id(*ty), Type::Ptr(_))
-                && gep_indices_ok(m, *src, &indices, |v| match v {
+        Const::Gep(g) => {
+            let indices: Vec<Value> = g.indices.iter().map(|c| Value::Const(*c)).collect();
+            of(&g.ptr) == g.ty
+                && matches!(m.type_of_id(g.ty), Type::Ptr(_))
+                && gep_indices_ok(m, g.src, &indices, |v| match v {
                     Value::Const(c) => of(&c),
                     _ => TypeId(0),
                 })
@@ -801,10 +795,10 @@ mod tests {
         let big = m.ty(Type::Array(u64::MAX - 5, i8_));
         let v2 = m.ty(Type::Vector(2, i8_));
         let x = m.constant(Const::Int(i8_, 7));
-        assert!(check_const(&m, &Const::Aggregate(arr, vec![x; 3])).is_ok());
-        assert!(check_const(&m, &Const::Aggregate(arr, vec![x; 2])).is_err());
-        assert!(check_const(&m, &Const::Aggregate(big, vec![x; 3])).is_err());
-        assert!(check_const(&m, &Const::Aggregate(v2, vec![x; 3])).is_err());
+        assert!(check_const(&m, &Const::Aggregate(arr, vec![x; 3].into())).is_ok());
+        assert!(check_const(&m, &Const::Aggregate(arr, vec![x; 2].into())).is_err());
+        assert!(check_const(&m, &Const::Aggregate(big, vec![x; 3].into())).is_err());
+        assert!(check_const(&m, &Const::Aggregate(v2, vec![x; 3].into())).is_err());
         assert!(check_const(&m, &Const::Int(i8_, 256)).is_err());
         assert!(check_const(&m, &Const::Int(i8_, 255)).is_ok());
     }

@@ -49,7 +49,10 @@ impl FnCtx<'_, '_> {
     fn splat_const(&mut self, t: TypeId, scalar: Const) -> Value {
         let c = self.cx.m.constant(scalar);
         match self.lanes(t) {
-            Some(n) => Value::Const(self.cx.m.constant(Const::Aggregate(t, vec![c; n as usize]))),
+            Some(n) => Value::Const(self.cx.m.constant(Const::Aggregate(
+                t,
+                thin_vec::ThinVec::from(vec![c; n as usize]),
+            ))),
             None => Value::Const(c),
         }
     }

@@ -78,7 +78,7 @@ impl Ctx<'_> {
                 .ok_or_else(|| inst.err("missing constituent"))?;
             elems = vec![e; n as usize];
         }
-        Ok(self.m.constant(Const::Aggregate(t, elems)))
+        Ok(self.m.constant(Const::Aggregate(t, elems.into())))
     }
 
     /// The LLVM constant of type `t` holding `v`, a value `inst` declares or folds (the
@@ -112,7 +112,7 @@ impl Ctx<'_> {
                     };
                     elems.push(self.const_value(inst, et, e)?);
                 }
-                self.m.constant(Const::Aggregate(ft, elems))
+                self.m.constant(Const::Aggregate(ft, elems.into()))
             }
             ConstValue::Declared(_)
             | ConstValue::Variable
@@ -240,13 +240,13 @@ impl Ctx<'_> {
                 ));
             }
         }
-        Ok(Const::Gep {
+        Ok(Const::Gep(Box::new(crate::llvm::ConstGep {
             ty: crate::llvm::const_type(self.m.const_of_id(base)),
             inbounds: matches!(op, Op::InBoundsAccessChain | Op::InBoundsPtrAccessChain),
             src,
             ptr: base,
             indices: indices.into(),
-        })
+        })))
     }
 
     /// An `i32` constant.

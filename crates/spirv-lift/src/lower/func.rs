@@ -184,9 +184,7 @@ pub(crate) fn lower_function(
         if let Some(d) = func.deferred_of(b.index()) {
             let dec =
                 dec.ok_or_else(|| crate::error::invalid("a deferred block without its words"))?;
-            for n in d.start..d.end {
-                fx.lower_one(&dec.inst(n)?)?;
-            }
+            dec.each(d, |inst| fx.lower_one(&inst))?;
         }
         for inst in insts {
             fx.lower_one(&inst)?;

@@ -233,7 +233,7 @@ impl Ctx<'_> {
             e.model == ExecutionModel::Kernel
                 || (e.model == ExecutionModel::GLCompute && self.opts.target == Target::Amdgcn)
         });
-        let called = self.called.get(id).copied().unwrap_or(false);
+        let called = self.called.contains(id);
         let cc = if is_kernel_entry && !called {
             match self.opts.target {
                 Target::Generic => CallConv::SpirKernel,
@@ -294,7 +294,7 @@ impl Ctx<'_> {
         let lf = self.m.func_mut(fid);
         // Every parameter is named: the body (if it comes) makes the namer again.
         lf.drop_namer();
-        if self.convergent_fns.get(id).copied().unwrap_or(false) {
+        if self.convergent_fns.contains(id) {
             lf.attrs.push(FnAttr::Convergent);
         }
         if let Ok(Operand::FunctionControl(fc)) = f.def.operand(0) {
@@ -430,7 +430,7 @@ impl Ctx<'_> {
                 self.opts.target == Target::Generic
                     || !(spec_builtin || self.local_size_id_is_specialized(ep.func))
             });
-            let fid = if self.called.get(ep.func).copied().unwrap_or(false) {
+            let fid = if self.called.contains(ep.func) {
                 self.entry_wrapper(ep, fid)?
             } else {
                 fid

@@ -102,7 +102,7 @@ impl Ctx<'_> {
             .map(|b| self.m.constant(Const::Int(i8t, u64::from(b))))
             .collect();
         let arr = self.m.ty(Type::Array(bytes.len() as u64, i8t));
-        let init = self.m.constant(Const::Aggregate(arr, bytes));
+        let init = self.m.constant(Const::Aggregate(arr, bytes.into()));
         let name = self.m.add_global(
             &format!("{hint}.name"),
             Global {

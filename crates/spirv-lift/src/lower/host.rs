@@ -237,7 +237,7 @@ impl Ctx<'_> {
             ));
         }
         insts.push(Inst::new(None, InstKind::Ret { val: None }));
-        f.blocks[entry.index()].insts = insts;
+        f.blocks[entry.index()].insts = insts.into();
         f.comments.push(
             "the runtime's per-invocation record → this thread's built-in variables; \
              Private variables back to their initializers"
@@ -270,7 +270,7 @@ impl Ctx<'_> {
             ));
         }
         insts.push(Inst::new(None, InstKind::Ret { val: None }));
-        f.blocks[entry.index()].insts = insts;
+        f.blocks[entry.index()].insts = insts.into();
         f.comments
             .push("Workgroup variables back to their initializers, before each work-group".into());
         self.m.put_function(w, f);
@@ -361,7 +361,7 @@ impl Ctx<'_> {
             })),
         ));
         insts.push(Inst::new(None, InstKind::Ret { val: None }));
-        f.blocks[entry.index()].insts = insts;
+        f.blocks[entry.index()].insts = insts.into();
         f.comments.push(format!(
             "entry point '{name}': parameter i is *args[i] (the runtime's one signature)"
         ));

@@ -576,13 +576,15 @@ impl Ctx<'_> {
                 let pad = self.m.struct_fields(w).and_then(|f| f.get(1).copied());
                 if let Some(pad) = pad {
                     let z = self.m.constant(Const::Zero(pad));
-                    v = self.m.constant(Const::Aggregate(w, vec![v, z]));
+                    v = self
+                        .m
+                        .constant(Const::Aggregate(w, thin_vec::thin_vec![v, z]));
                 }
             }
             if let Some(o) = out.get_mut(slot) {
                 *o = v;
             }
         }
-        Ok(self.m.constant(Const::Aggregate(sh.mem, out)))
+        Ok(self.m.constant(Const::Aggregate(sh.mem, out.into())))
     }
 }

@@ -76,7 +76,7 @@ pub(crate) struct Ctx<'a> {
     pub has_coop_matrices: bool,
     pub addressing: spirv_headers::AddressingModel,
     /// Function ids that are called by `OpFunctionCall` somewhere.
-    pub called: spirv::IdTable<bool>,
+    pub called: spirv::IdSet,
     /// Built-in Input variables computed per function on amdgcn: (built-in, pointer type,
     /// pointee type).
     pub amd_builtins:
@@ -98,7 +98,7 @@ pub(crate) struct Ctx<'a> {
     /// trampolines and local-size constants (lower/host.rs).
     pub host_entries: Vec<(String, crate::llvm::FuncId, Option<[u32; 3]>)>,
     /// SPIR-V function ids that are convergent (contain or call a convergent operation).
-    pub convergent_fns: spirv::IdTable<bool>,
+    pub convergent_fns: spirv::IdSet,
     /// What each specialization constant's value depends on (empty for other ids).
     pub spec_deps: spirv::IdTable<SpecDeps>,
     /// Entry-point names reserved for the entry functions (or their wrappers).
@@ -296,7 +296,7 @@ impl<'a> Ctx<'a> {
             has_coop_matrices: (0..spv.types.len())
                 .any(|i| matches!(spv.types.at(i), Some(SpvTy::CoopMatrix { .. }))),
             addressing: spirv_headers::AddressingModel::Logical,
-            called: header.id_table(false),
+            called: header.id_set(),
             reserved: Default::default(),
             amd_builtins: Default::default(),
             host_builtins: Vec::new(),
@@ -399,16 +399,12 @@ impl<'a> Ctx<'a> {
             *entries_per_func.entry(ep.func).or_default() += 1;
         }
         for (f, n) in entries_per_func {
-            if n > 1
-                && let Some(c) = self.called.get_mut(f)
-            {
-                *c = true;
+            if n > 1 {
+                self.called.insert(f);
             }
         }
         for &callee in facts.calls.all() {
-            if let Some(c) = self.called.get_mut(callee) {
-                *c = true;
-            }
+            self.called.insert(callee);
         }
         Ok(())
     }
@@ -641,17 +637,13 @@ fn convergent_functions(
     functions: &[spirv::Function],
     facts: &spirv::Facts,
     header: spirv::Header,
-) -> spirv::IdTable<bool> {
-    let mut conv = header.id_table(false);
+) -> spirv::IdSet {
+    let mut conv = header.id_set();
     let mut callers: HashMap<SpvId, Vec<SpvId>> = HashMap::new();
     let mut work = Vec::new();
     for (i, f) in functions.iter().enumerate() {
         let id = f.id();
-        if facts.convergent_op.get(i).copied().unwrap_or(false)
-            && let Some(slot) = conv.get_mut(id)
-            && !*slot
-        {
-            *slot = true;
+        if facts.convergent_op.get(i).copied().unwrap_or(false) && conv.insert(id) {
             work.push(id);
         }
         for &callee in facts.calls.get(i) {
@@ -660,10 +652,7 @@ fn convergent_functions(
     }
     while let Some(f) = work.pop() {
         for &caller in callers.get(&f).map_or(&[][..], |v| v.as_slice()) {
-            if let Some(slot) = conv.get_mut(caller)
-                && !*slot
-            {
-                *slot = true;
+            if conv.insert(caller) {
                 work.push(caller);
             }
         }
@@ -685,7 +674,8 @@ pub(crate) struct SpecDeps {
 /// (operands are defined before use), or, when they are all ordinary constants, on a
 /// default (it is a specialization constant all the same).
 fn spec_dependencies(spv: &spirv::Module, set: &crate::spec::Resolved) -> spirv::IdTable<SpecDeps> {
-    let mut out = spv.header.id_table(SpecDeps::default());
+    // Only specialization constants have an entry: a hash map whatever the ids.
+    let mut out = spirv::IdTable::new(spv.header.bound, false, SpecDeps::default());
     for i in &spv.globals {
         let Some(id) = i.result_id else { continue };
         let deps = match i.op {

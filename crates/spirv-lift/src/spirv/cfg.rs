@@ -2,10 +2,9 @@
 //! in module order, the entry first) with the analyses computed once from it
 //! ([`FunctionAnalyses`]), and the merge information of its structured headers.
 
-use super::{Function, Inst, Op, Operand, SpvId};
+use super::{Function, IdMap, Inst, Op, Operand, SpvId};
 use crate::analysis::{Cfg, FunctionAnalyses, MergeInfo, Node};
 use crate::error::Error;
-use foldhash::{HashMap, HashMapExt};
 
 /// The successor label ids of a terminator, with multiplicity (merge and continue
 /// targets are not edges).
@@ -27,12 +26,14 @@ pub(crate) fn successors(term: &Inst) -> Result<Vec<SpvId>, Error> {
 }
 
 /// Each block's label id → its number (module order).
-pub(crate) fn block_numbers(func: &Function) -> HashMap<SpvId, u32> {
-    let mut index = HashMap::with_capacity(func.blocks.len());
-    for (i, b) in func.blocks.iter().enumerate() {
-        index.insert(b.id(), i as u32);
-    }
-    index
+pub(crate) fn block_numbers(func: &Function) -> IdMap<u32> {
+    let labels = || {
+        func.blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.id(), i as u32))
+    };
+    IdMap::from_keys(labels, u32::MAX)
 }
 
 /// Builds the CFG of a function body and computes its analyses. A branch to the entry
@@ -46,8 +47,8 @@ pub(crate) fn analyses(func: &Function) -> Result<FunctionAnalyses, Error> {
             .ok_or_else(|| b.label().invalid("block has no terminator"))?;
         let mut s = Vec::new();
         for t in successors(term)? {
-            let i = *index
-                .get(&t)
+            let i = index
+                .get(t)
                 .ok_or_else(|| term.invalid(format!("%{t} is not a block of this function")))?;
             if i == 0 {
                 return Err(term.invalid(format!("the entry block %{t} cannot be a branch target")));
@@ -66,8 +67,9 @@ pub(crate) fn analyses(func: &Function) -> Result<FunctionAnalyses, Error> {
 /// with a switch's case targets), for structured constructs.
 pub(crate) fn merge_infos(func: &Function) -> Vec<MergeInfo> {
     let index = block_numbers(func);
-    let block_of = |label: SpvId| index.get(&label).map(|i| Node(*i));
-    let mut infos = Vec::new();
+    let block_of = |label: SpvId| index.get(label).map(Node);
+    let headers = func.blocks.iter().filter(|b| b.merge().is_some()).count();
+    let mut infos = Vec::with_capacity(headers);
     for (i, b) in func.blocks.iter().enumerate() {
         let header = Node(i as u32);
         match b.merge() {

@@ -117,6 +117,140 @@ impl<T: Clone> IdTable<T> {
     }
 }
 
+/// A set of ids below a bound: one bit per id when the ids are dense, else a hash set
+/// (as [`IdTable`]; an eighth of the memory of an `IdTable<bool>`). Ids at or above the
+/// bound are never members.
+#[derive(Clone, Debug)]
+pub(crate) struct IdSet {
+    repr: SetRepr,
+    bound: u32,
+}
+
+#[derive(Clone, Debug)]
+enum SetRepr {
+    Dense(Vec<u64>),
+    Sparse(foldhash::HashSet<u32>),
+}
+
+impl IdSet {
+    /// An empty set for ids below `bound`; bits when `dense` (see [`dense`]).
+    pub(crate) fn new(bound: u32, dense: bool) -> Self {
+        let repr = if dense {
+            SetRepr::Dense(vec![0; (bound as usize).div_ceil(64)])
+        } else {
+            SetRepr::Sparse(Default::default())
+        };
+        IdSet { repr, bound }
+    }
+
+    /// Whether `id` is in the set.
+    pub(crate) fn contains(&self, id: impl Into<SpvId>) -> bool {
+        let id = id.into().0;
+        match &self.repr {
+            SetRepr::Dense(bits) => {
+                id < self.bound && bits[(id / 64) as usize] & (1 << (id % 64)) != 0
+            }
+            SetRepr::Sparse(set) => set.contains(&id),
+        }
+    }
+
+    /// Adds `id` (nothing for an id at or above the bound): whether it was not in the set.
+    pub(crate) fn insert(&mut self, id: impl Into<SpvId>) -> bool {
+        let id = id.into().0;
+        if id >= self.bound {
+            return false;
+        }
+        match &mut self.repr {
+            SetRepr::Dense(bits) => {
+                let (word, bit) = ((id / 64) as usize, 1u64 << (id % 64));
+                let new = bits[word] & bit == 0;
+                bits[word] |= bit;
+                new
+            }
+            SetRepr::Sparse(set) => set.insert(id),
+        }
+    }
+}
+
+/// A map from some ids (one function's labels, or its results) to a small value: a
+/// vector over the ids' range when they are close together (compilers number a
+/// function's ids consecutively), else a hash map. `empty` stands for an id without a
+/// value.
+#[derive(Clone, Debug)]
+pub(crate) struct IdMap<V> {
+    base: u32,
+    dense: Vec<V>,
+    sparse: HashMap<u32, V>,
+    empty: V,
+}
+
+impl<V: Copy + PartialEq> IdMap<V> {
+    /// A map for `count` ids, each between `min` and `max`: a vector when the range is
+    /// at most four slots per id (plus 1024), so its size stays proportional to `count`.
+    pub(crate) fn new(min: u32, max: u32, count: usize, empty: V) -> Self {
+        let range = (max.saturating_sub(min) as usize).saturating_add(1);
+        let dense = count > 0 && range <= count.saturating_mul(4).saturating_add(1024);
+        IdMap {
+            base: min,
+            dense: if dense {
+                vec![empty; range]
+            } else {
+                Vec::new()
+            },
+            sparse: if dense {
+                HashMap::default()
+            } else {
+                HashMap::with_capacity_and_hasher(count, Default::default())
+            },
+            empty,
+        }
+    }
+
+    /// A map of the ids `keys` yields (twice: once for their range, once to fill it),
+    /// with the value `value` gives each.
+    pub(crate) fn from_keys<I: Iterator<Item = (SpvId, V)>>(
+        keys: impl Fn() -> I,
+        empty: V,
+    ) -> Self {
+        let (mut min, mut max, mut count) = (u32::MAX, 0, 0);
+        for (id, _) in keys() {
+            (min, max, count) = (min.min(id.0), max.max(id.0), count + 1);
+        }
+        let mut map = IdMap::new(min, max, count, empty);
+        for (id, v) in keys() {
+            map.insert(id, v);
+        }
+        map
+    }
+
+    /// Sets the value of `id` (an id outside the range given goes to the hash map).
+    pub(crate) fn insert(&mut self, id: SpvId, v: V) {
+        match id
+            .0
+            .checked_sub(self.base)
+            .and_then(|i| self.dense.get_mut(i as usize))
+        {
+            Some(slot) => *slot = v,
+            None => {
+                self.sparse.insert(id.0, v);
+            }
+        }
+    }
+
+    /// The value of `id`, if it has one.
+    pub(crate) fn get(&self, id: SpvId) -> Option<V> {
+        let v = match id
+            .0
+            .checked_sub(self.base)
+            .and_then(|i| self.dense.get(i as usize))
+        {
+            Some(&v) => v,
+            None => *self.sparse.get(&id.0)?,
+        };
+        (v != self.empty).then_some(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +268,45 @@ mod tests {
             assert_eq!(t.get(SpvId(9)), Some(&9));
             assert_eq!(t.get(SpvId(4)), Some(&0));
             assert_eq!(t.get(SpvId(u32::MAX)), None);
+        }
+    }
+
+    #[test]
+    fn id_maps_answer_alike_dense_or_sparse() {
+        let close: Vec<(SpvId, u32)> = (100..200).map(|i| (SpvId(2 * i), i)).collect();
+        let far: Vec<(SpvId, u32)> = (0..100).map(|i| (SpvId(i * 100_000), i)).collect();
+        for pairs in [close, far] {
+            let m = IdMap::from_keys(|| pairs.iter().copied(), u32::MAX);
+            for &(id, v) in &pairs {
+                assert_eq!(m.get(id), Some(v));
+                assert_eq!(m.get(SpvId(id.0 + 1)), None);
+            }
+            assert_eq!(m.get(SpvId(0)).is_some(), pairs[0].0 == SpvId(0));
+            assert!(m.dense.len() <= 4 * pairs.len() + 1024);
+        }
+        let mut m = IdMap::new(10, 20, 11, 0u8);
+        m.insert(SpvId(5), 1);
+        m.insert(SpvId(15), 2);
+        m.insert(SpvId(u32::MAX), 3);
+        assert_eq!(
+            (m.get(SpvId(5)), m.get(SpvId(15)), m.get(SpvId(u32::MAX))),
+            (Some(1), Some(2), Some(3))
+        );
+        assert_eq!(m.get(SpvId(16)), None);
+        let empty = IdMap::from_keys(std::iter::empty, 0u8);
+        assert_eq!(empty.get(SpvId(0)), None);
+    }
+
+    #[test]
+    fn dense_and_sparse_sets_answer_alike() {
+        for dense in [true, false] {
+            let mut s = IdSet::new(130, dense);
+            assert!(!s.contains(SpvId(3)));
+            assert!(s.insert(SpvId(3)) && !s.insert(SpvId(3)));
+            assert!(s.insert(SpvId(129)) && s.insert(SpvId(64)) && s.insert(SpvId(0)));
+            assert!(!s.insert(SpvId(130)) && !s.insert(SpvId(u32::MAX)));
+            let members: Vec<u32> = (0..200).filter(|&i| s.contains(SpvId(i))).collect();
+            assert_eq!(members, [0, 3, 64, 129], "dense={dense}");
         }
     }
 

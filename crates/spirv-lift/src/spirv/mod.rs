@@ -29,7 +29,7 @@ pub(crate) use consts::Folded;
 pub(crate) use consts::{ConstValue, ConstView, Constants, f64_to_half_bits, is_constant_op};
 pub use facts::ExtSet;
 pub(crate) use facts::{Facts, KEEP_ANALYSES, ModuleFacts};
-pub(crate) use ids::{IdTable, SpvId};
+pub(crate) use ids::{IdMap, IdSet, IdTable, SpvId};
 pub use inst::{Inst, Operand};
 pub(crate) use types::Types;
 pub use types::{SpvTy, SpvTypeId};
@@ -62,6 +62,11 @@ impl Header {
     pub(crate) fn id_table<T: Clone>(&self, empty: T) -> IdTable<T> {
         IdTable::new(self.bound, self.dense_ids, empty)
     }
+
+    /// An empty set of ids below the bound (bits when the ids are dense).
+    pub(crate) fn id_set(&self) -> IdSet {
+        IdSet::new(self.bound, self.dense_ids)
+    }
 }
 
 /// A basic block: its label and its instructions, the terminator last.
@@ -72,7 +77,7 @@ pub struct BasicBlock {
     /// The `OpLabel`'s word offset.
     word: u32,
     /// The instructions after the label, ending with the terminator.
-    pub insts: Vec<Inst>,
+    pub insts: ThinVec<Inst>,
 }
 
 impl BasicBlock {
@@ -82,7 +87,7 @@ impl BasicBlock {
         BasicBlock {
             id: label.result_id.unwrap_or_default(),
             word: label.word,
-            insts: Vec::with_capacity(size),
+            insts: ThinVec::with_capacity(size),
         }
     }
 
@@ -128,7 +133,8 @@ pub struct Function {
     /// Blocks in module order; empty for a declaration, and for a definition whose
     /// body a streaming load did not keep (see [`Function::has_body`]).
     pub blocks: ThinVec<BasicBlock>,
-    /// Instruction numbers (in module order) of `OpFunction` and of `OpFunctionEnd` + 1.
+    /// Word offsets of `OpFunction` and of `OpFunctionEnd` + 1 (where a body is decoded
+    /// again from).
     pub(crate) span: (u32, u32),
     /// Blocks of a body that was checked but not kept (decoded again when needed).
     pub(crate) dropped_blocks: u32,
@@ -138,13 +144,13 @@ pub struct Function {
     pub(crate) deferred: ThinVec<Deferred>,
 }
 
-/// The instructions of block `block` not decoded with the function: instruction numbers
-/// `start..end` (module order), the ones before `blocks[block].insts`.
+/// The instructions of block `block` not decoded with the function: `count` instructions
+/// from word `word` on, the ones before `blocks[block].insts`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Deferred {
     pub block: u32,
-    pub start: u32,
-    pub end: u32,
+    pub word: u32,
+    pub count: u32,
 }
 
 /// Blocks of at least this many instructions are decoded as they are lowered
@@ -160,12 +166,22 @@ pub(crate) struct BodyDecoder<'a> {
 }
 
 impl BodyDecoder<'_> {
-    /// Instruction `n` (in module order), as the first decoding of the module read it.
-    pub(crate) fn inst(&self, n: u32) -> Result<Inst, Error> {
-        let at = body_word(self.bodies, self.words, n)?;
-        let mut inst = decode::decode_one(self.words, at, &self.bodies.widths)?;
-        fix_ext_inst_literal(&self.bodies.opencl_sets, &mut inst);
-        Ok(inst)
+    /// Shows the deferred instructions `d` to `f` one at a time, in order, as the first
+    /// decoding of the module read them.
+    pub(crate) fn each(
+        &self,
+        d: Deferred,
+        mut f: impl FnMut(Inst) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let mut at = d.word as usize;
+        for _ in 0..d.count {
+            let len = instruction_len(self.words, at)?;
+            let mut inst = decode::decode_one(self.words, at, &self.bodies.widths)?;
+            fix_ext_inst_literal(&self.bodies.opencl_sets, &mut inst);
+            f(inst)?;
+            at += len;
+        }
+        Ok(())
     }
 }
 
@@ -179,11 +195,7 @@ impl Function {
     /// each deferred instruction counts as one).
     pub fn result_count(&self) -> usize {
         let insts = self.blocks.iter().flat_map(|b| &b.insts);
-        let deferred: usize = self
-            .deferred
-            .iter()
-            .map(|d| (d.end - d.start) as usize)
-            .sum();
+        let deferred: usize = self.deferred.iter().map(|d| d.count as usize).sum();
         insts.filter(|i| i.result_id.is_some()).count() + deferred
     }
 
@@ -206,9 +218,10 @@ impl Function {
         for (b, block) in self.blocks.iter().enumerate() {
             if let Some(d) = self.deferred_of(b) {
                 let dec = dec.ok_or_else(|| not_kept(b))?;
-                for n in d.start..d.end {
-                    f(&dec.inst(n)?);
-                }
+                dec.each(d, |inst| {
+                    f(&inst);
+                    Ok(())
+                })?;
             }
             block.insts.iter().for_each(&mut f);
         }
@@ -217,9 +230,7 @@ impl Function {
 
     /// How many instructions block `b` has, deferred ones included.
     pub(crate) fn block_len(&self, b: usize) -> usize {
-        let deferred = self
-            .deferred_of(b)
-            .map_or(0, |d| (d.end - d.start) as usize);
+        let deferred = self.deferred_of(b).map_or(0, |d| d.count as usize);
         deferred + self.blocks.get(b).map_or(0, |blk| blk.insts.len())
     }
 
@@ -229,11 +240,10 @@ impl Function {
     }
 }
 
-/// What is needed to decode a dropped function body again.
+/// What is needed to decode a dropped function body again (where each body is, its
+/// [`Function::span`], is in the function).
 #[derive(Clone, Debug)]
 pub(crate) struct Bodies {
-    /// Word offset of every instruction of the module.
-    offsets: Vec<u32>,
     /// Literal widths of every id (as the first decoding left them).
     widths: decode::Widths,
     /// The `OpenCL.std` imports (whose instructions' literals are fixed up).
@@ -384,7 +394,6 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     let sets: Vec<SpvId> = module.module_facts.ext_sets_of(ExtSet::OpenCl).collect();
     if streaming {
         module.bodies = Some(Bodies {
-            offsets: offsets.iter().map(|&o| o as u32).collect(),
             widths,
             opencl_sets: sets.clone(),
         });
@@ -466,19 +475,15 @@ fn not_kept(i: usize) -> Error {
     )))
 }
 
-/// The word offset of instruction `n` of the module, checked to be an instruction that
-/// fits in `words` (which must be the words the module was loaded from).
-fn body_word(bodies: &Bodies, words: &[u32], n: u32) -> Result<usize, Error> {
-    let at = bodies.offsets.get(n as usize).copied().unwrap_or(u32::MAX) as usize;
-    let fits = words
-        .get(at)
-        .is_some_and(|w| (w >> 16) > 0 && at + (w >> 16) as usize <= words.len());
-    if !fits {
-        return Err(Error::new(ErrorKind::InvalidStructure(
+/// The word count of the instruction at word `at`, checked to be an instruction that fits
+/// in `words` (which must be the words the module was loaded from).
+fn instruction_len(words: &[u32], at: usize) -> Result<usize, Error> {
+    match words.get(at).map(|w| (w >> 16) as usize) {
+        Some(len) if len > 0 && at + len <= words.len() => Ok(len),
+        _ => Err(Error::new(ErrorKind::InvalidStructure(
             "the words of a function body were not given".into(),
-        )));
+        ))),
     }
-    Ok(at)
 }
 
 /// Decodes a function (header and body) again from `words`; with `defer_from`, the
@@ -491,9 +496,8 @@ fn decode_function(
     words: &[u32],
     defer_from: Option<u32>,
 ) -> Result<Function, Error> {
-    let (start, end) = f.span;
+    let (start, end) = (f.span.0 as usize, f.span.1 as usize);
     let mut sections = Sections::new(header, false, false);
-    let at = |n: u32| body_word(bodies, words, n);
     // Block sizes first (one pass over the opcodes), so that no block's vector grows: a
     // block's instructions up to its terminator (what follows the terminator before the
     // next label is not the block's: `Sections::push` drops an `OpLine`, `OpNoLine` or
@@ -502,8 +506,11 @@ fn decode_function(
     let mut open = false;
     let mut merged = Vec::new();
     let mut prev = 0;
-    for n in start..end {
-        let op = words[at(n)?] & 0xFFFF;
+    let mut at = start;
+    while at < end {
+        let len = instruction_len(words, at)?;
+        let op = words[at] & 0xFFFF;
+        at += len;
         if op == Op::Label as u32 {
             sections.block_sizes.push(0);
             merged.push(false);
@@ -523,10 +530,13 @@ fn decode_function(
     // A deferred block keeps its terminator, and the merge instruction before it if
     // there is one.
     let mut deferred = ThinVec::new();
-    let mut skip = 0..0;
+    // Instructions still to skip (deferred) after a label.
+    let mut skip = 0;
     let mut block = 0u32;
-    for n in start..end {
-        let at = at(n)?;
+    let mut next = start;
+    while next < end {
+        let at = next;
+        next += instruction_len(words, at)?;
         if words[at] & 0xFFFF == Op::Label as u32 {
             let size = sections
                 .block_sizes
@@ -542,16 +552,17 @@ fn decode_function(
                 && size >= from
                 && size > tail
             {
-                skip = n + 1..n + 1 + (size - tail);
+                skip = size - tail;
                 deferred.push(Deferred {
                     block,
-                    start: skip.start,
-                    end: skip.end,
+                    word: next as u32,
+                    count: skip,
                 });
                 sections.block_sizes[block as usize] = tail;
             }
             block += 1;
-        } else if skip.contains(&n) {
+        } else if skip > 0 {
+            skip -= 1;
             continue;
         }
         sections.push(decode::decode_one(words, at, &bodies.widths)?)?;
@@ -832,8 +843,6 @@ struct Sections {
     define: bool,
     /// The first id defined twice or out of bound.
     define_error: Option<Error>,
-    /// Instructions filed so far.
-    count: u32,
     /// When known in advance, the number of instructions after each block's label (so
     /// each block's vector is allocated once, at its size), in order.
     block_sizes: Vec<u32>,
@@ -867,7 +876,6 @@ impl Sections {
             drop_bodies,
             define,
             define_error: None,
-            count: 0,
             block_sizes: Vec::new(),
             blocks_started: 0,
         }
@@ -903,8 +911,6 @@ impl Sections {
 
     /// Files the next instruction.
     fn push(&mut self, inst: Inst) -> Result<(), Error> {
-        let n = self.count;
-        self.count += 1;
         if self.define
             && self.define_error.is_none()
             && let Some(id) = inst.result_id
@@ -928,11 +934,12 @@ impl Sections {
                 if self.func.is_some() {
                     return Err(structure_err(&inst, "OpFunction inside a function"));
                 }
+                let word = inst.word;
                 self.func = Some(Function {
                     def: inst,
                     params: ThinVec::new(),
                     blocks: ThinVec::with_capacity(self.block_sizes.len()),
-                    span: (n, n),
+                    span: (word, word),
                     dropped_blocks: 0,
                     deferred: ThinVec::new(),
                 });
@@ -969,7 +976,8 @@ impl Sections {
                 }
                 match self.func.take() {
                     Some(mut f) => {
-                        f.span.1 = n + 1;
+                        // One word past OpFunctionEnd's first: the next instruction.
+                        f.span.1 = inst.word + 1;
                         f.params.shrink_to_fit();
                         self.module.functions.push(f);
                     }

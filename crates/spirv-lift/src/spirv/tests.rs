@@ -50,8 +50,7 @@ fn decoding_again_from_other_words_is_an_error() {
         .position(Function::has_body)
         .expect("a definition");
     // Cut inside the function's `OpFunction`.
-    let at = streamed.bodies.as_ref().expect("streaming").offsets
-        [streamed.functions[i].span.0 as usize] as usize;
+    let at = streamed.functions[i].span.0 as usize;
     for other in [&words[..10], &[][..], &words[..at + 1]] {
         assert!(streamed.decode_function(i, other).is_err());
     }

@@ -179,7 +179,7 @@ impl Ctx<'_> {
         // kernel does, but as plain pointers (lower/host.rs).
         let host_entry = self.opts.target == crate::Target::Host
             && self.entry_of.contains_key(&spv_func)
-            && !self.called.get(spv_func).copied().unwrap_or(false);
+            && !self.called.contains(spv_func);
         let which: Vec<usize> = if kernel || host_entry {
             (0..self.resources.list.len()).collect()
         } else {

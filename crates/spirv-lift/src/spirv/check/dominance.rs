@@ -7,11 +7,9 @@
 //! DFS), built over each function's branch edges; uses in unreachable blocks are not
 //! checked (they are never executed and lowering drops them).
 
-use foldhash::{HashMap, HashMapExt};
-
 use crate::analysis::{Cfg, DomTree, FunctionAnalyses, Node};
 use crate::error::Error;
-use crate::spirv::{Function, Inst, Op, Operand, SpvId};
+use crate::spirv::{Function, IdMap, Inst, Op, Operand, SpvId};
 
 /// Checks a function body's SSA dominance, returning the CFG analyses it computed for
 /// the passes after it.
@@ -21,14 +19,14 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
     let (cfg, dom) = (&analyses.cfg, &analyses.dom);
     // Where each value of the function is defined: (block, position in the block).
     // (Positions fit in u32: a module has fewer than 2^22 instructions.)
-    let mut defs: HashMap<SpvId, (u32, u32)> = HashMap::with_capacity(func.result_count());
-    for (bi, b) in func.blocks.iter().enumerate() {
-        for (k, inst) in b.insts.iter().enumerate() {
-            if let Some(id) = inst.result_id {
-                defs.insert(id, (bi as u32, k as u32));
-            }
-        }
-    }
+    let results = || {
+        func.blocks.iter().enumerate().flat_map(|(bi, b)| {
+            let at =
+                move |(k, inst): (usize, &Inst)| Some((inst.result_id?, (bi as u32, k as u32)));
+            b.insts.iter().enumerate().filter_map(at)
+        })
+    };
+    let defs = IdMap::from_keys(results, (u32::MAX, u32::MAX));
     for (bi, b) in func.blocks.iter().enumerate() {
         let here = Node(bi as u32);
         if !dom.dominates(here, here) {
@@ -55,7 +53,7 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
             }
             past_phis |= !matches!(inst.op, Op::Line | Op::NoLine);
             for id in inst.used_ids() {
-                let Some(&(db, dk)) = defs.get(&id) else {
+                let Some((db, dk)) = defs.get(id) else {
                     continue; // a global, a parameter, a label or a function
                 };
                 let ok = if db == bi as u32 {
@@ -75,8 +73,8 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
 /// What a phi's check needs to know about its function.
 struct Phi<'a> {
     block: u32,
-    defs: &'a HashMap<SpvId, (u32, u32)>,
-    index: &'a HashMap<SpvId, u32>,
+    defs: &'a IdMap<(u32, u32)>,
+    index: &'a IdMap<u32>,
     cfg: &'a Cfg,
     dom: &'a DomTree,
 }
@@ -85,21 +83,36 @@ impl Phi<'_> {
     /// Each parent is a predecessor, listed with one value, and each incoming value is
     /// defined where it dominates the end of its parent.
     fn check(&self, inst: &Inst) -> Result<(), Error> {
-        let mut seen: HashMap<SpvId, SpvId> = HashMap::new();
-        for pair in inst.operands.chunks(2) {
-            let (Some(&Operand::IdRef(v)), Some(&Operand::IdRef(parent))) =
-                (pair.first(), pair.get(1))
-            else {
-                continue;
-            };
-            let (v, parent) = (SpvId(v), SpvId(parent));
-            // One value per parent: LLVM takes a parent twice only with the same value.
-            if seen.insert(parent, v).is_some_and(|old| old != v) {
+        let pairs = || {
+            inst.operands.chunks(2).filter_map(|pair| match pair {
+                [Operand::IdRef(v), Operand::IdRef(parent)] => Some((SpvId(*v), SpvId(*parent))),
+                _ => None,
+            })
+        };
+        // One value per parent: LLVM takes a parent twice only with the same value. The
+        // first pair that lists its parent again with another value, found by sorting
+        // (parent, position) rather than with a map per phi.
+        let twice = {
+            let mut by_parent: Vec<(SpvId, u32, SpvId)> = pairs()
+                .enumerate()
+                .map(|(k, (v, parent))| (parent, k as u32, v))
+                .collect();
+            by_parent.sort_unstable();
+            let mut first = None;
+            for w in by_parent.chunk_by(|a, b| a.0 == b.0) {
+                if let Some(&(_, k, _)) = w.iter().find(|x| x.2 != w[0].2) {
+                    first = Some(first.map_or(k, |f: u32| f.min(k)));
+                }
+            }
+            first
+        };
+        for (k, (v, parent)) in pairs().enumerate() {
+            if twice == Some(k as u32) {
                 return Err(inst.invalid(format!(
                     "phi parent %{parent} is listed twice with different values"
                 )));
             }
-            let Some(&p) = self.index.get(&parent) else {
+            let Some(p) = self.index.get(parent) else {
                 continue;
             };
             if self.cfg.edge_count(Node(p), Node(self.block)) == 0 {
@@ -107,7 +120,7 @@ impl Phi<'_> {
                     "phi parent %{parent} is not a predecessor of this block"
                 )));
             }
-            let Some(&(db, _)) = self.defs.get(&v) else {
+            let Some((db, _)) = self.defs.get(v) else {
                 continue;
             };
             let parent_reachable = self.dom.dominates(Node(p), Node(p));

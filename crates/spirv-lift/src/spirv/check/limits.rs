@@ -30,7 +30,7 @@
 use foldhash::HashMap;
 
 use crate::error::{Error, ErrorKind};
-use crate::spirv::{Function, Inst, Module, Op, Operand, SpvId, SpvTy, SpvTypeId, Types};
+use crate::spirv::{Function, IdSet, Inst, Module, Op, Operand, SpvId, SpvTy, SpvTypeId};
 
 /// Largest module accepted, in 32-bit words (64 MiB).
 pub const MAX_MODULE_WORDS: usize = 1 << 24;
@@ -90,13 +90,16 @@ enum Class {
 }
 
 /// Types and constants of a module, built in one pass over its globals.
-#[derive(Default)]
 struct Globals {
     types: HashMap<SpvTypeId, TypeFacts>,
-    /// Printed size of each constant, in elements.
-    constants: HashMap<SpvId, u64>,
-    /// Integer constants' values (array lengths).
-    int_values: HashMap<SpvId, u64>,
+    /// The constants so far (a bit per id).
+    constants: IdSet,
+    /// Printed size of each constant of more than one element (every other constant
+    /// prints as one).
+    composites: HashMap<SpvId, u64>,
+    /// The integer constants so far whose integer type was declared before them: array
+    /// lengths (their values are read from the module when an array needs one).
+    ints: IdSet,
 }
 
 impl Globals {
@@ -110,7 +113,7 @@ impl Globals {
 
     /// Elements of an id used as an operand: its constant size, or 1 for a value.
     fn elements_of(&self, id: SpvId) -> u64 {
-        self.constants.get(&id).copied().unwrap_or(1)
+        self.composites.get(&id).copied().unwrap_or(1)
     }
 }
 
@@ -127,11 +130,16 @@ pub(super) struct LimitChecker {
 
 impl LimitChecker {
     pub(super) fn new(module: &Module) -> Result<Self, Error> {
-        let mut g = Globals::default();
+        let mut g = Globals {
+            types: HashMap::default(),
+            constants: module.header.id_set(),
+            composites: HashMap::default(),
+            ints: module.header.id_set(),
+        };
         let mut inline: u64 = 0;
         for inst in &module.globals {
             if crate::spirv::is_type_op(inst.op) {
-                check_type(&mut g, &module.types, inst)?;
+                check_type(&mut g, module, inst)?;
             } else {
                 inline = inline.saturating_add(check_global(&mut g, module, inst)?);
             }
@@ -216,7 +224,8 @@ fn composite(class: Class, parts: &[TypeFacts], repeat: u64, is_struct: bool) ->
     }
 }
 
-fn check_type(g: &mut Globals, types: &Types, inst: &Inst) -> Result<(), Error> {
+fn check_type(g: &mut Globals, module: &Module, inst: &Inst) -> Result<(), Error> {
+    let types = &module.types;
     if inst.op == Op::TypeForwardPointer {
         // Declares a pointer id whose OpTypePointer follows; structs may use it first.
         let id = inst.type_id(0)?;
@@ -255,12 +264,13 @@ fn check_type(g: &mut Globals, types: &Types, inst: &Inst) -> Result<(), Error> 
         Some(&SpvTy::Array { elem, length }) => {
             let elem = g.ty(inst, elem, "element type")?;
             sized(inst, elem)?;
-            let len = match g.int_values.get(&length) {
+            let value = g.ints.contains(length).then(|| module.consts().int(length));
+            let len = match value.flatten() {
                 Some(0) => return Err(inst.invalid("array length must be at least 1")),
-                Some(&n) => n,
+                Some(n) => n,
                 // A constant expression: its value is not known here, so the array counts
                 // as unbounded for the element limits.
-                None if g.constants.contains_key(&length) => u64::MAX,
+                None if g.constants.contains(length) => u64::MAX,
                 None => {
                     return Err(
                         inst.invalid(format!("array length %{length} is not an integer constant"))
@@ -402,9 +412,9 @@ fn check_global(g: &mut Globals, module: &Module, inst: &Inst) -> Result<u64, Er
                 // An integer type declared before the constant (checked so far).
                 && g.types.contains_key(&t)
                 && let Some(SpvTy::Int { .. }) = module.types.get(t)
-                && let Some(v) = module.consts().int(id)
+                && module.consts().int(id).is_some()
             {
-                g.int_values.insert(id, v);
+                g.ints.insert(id);
             }
             1
         }
@@ -445,7 +455,10 @@ fn check_global(g: &mut Globals, module: &Module, inst: &Inst) -> Result<u64, Er
         ));
     }
     if let Some(id) = inst.result_id {
-        g.constants.insert(id, size);
+        g.constants.insert(id);
+        if size > 1 {
+            g.composites.insert(id, size);
+        }
     }
     Ok(0)
 }
@@ -480,7 +493,7 @@ fn check_function_inst(g: &Globals, inst: &Inst) -> Result<u64, Error> {
         .iter()
         .filter_map(|o| match o {
             // A scalar prints as one token, like any value: only composites count.
-            Operand::IdRef(id) => g.constants.get(&SpvId(*id)).copied().filter(|&e| e > 1),
+            Operand::IdRef(id) => g.composites.get(&SpvId(*id)).copied(),
             _ => None,
         })
         .fold(0u64, u64::saturating_add);

@@ -58,10 +58,10 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
     let mut values = values::ValueChecker::new(module)?;
     let mut limits = limits::LimitChecker::new(module)?;
     let global_var = {
-        let mut v = module.header.id_table(false);
+        let mut v = module.header.id_set();
         for inst in module.globals.iter().filter(|i| i.op == Op::Variable) {
-            if let Some(slot) = inst.result_id.and_then(|id| v.get_mut(id)) {
-                *slot = true;
+            if let Some(id) = inst.result_id {
+                v.insert(id);
             }
         }
         v
@@ -92,7 +92,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         // Ids used, and the facts lowering needs, in one pass over the body.
         let mut vars = Vec::new();
         let mut note_use = |id: SpvId| {
-            if global_var.get(id).copied().unwrap_or(false) {
+            if global_var.contains(id) {
                 vars.push(id);
             }
         };
