@@ -242,7 +242,7 @@ pub(crate) fn resolve(
                 Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse
             ) || crate::spirv::is_type_op(i.op)
         })
-        .filter_map(|i| Some((i.result_id?, i)))
+        .filter_map(|i| Some((i.result_id()?, i)))
         .collect();
     let targets: Vec<(&Inst, u32)> = spec_ids(module, values)
         .into_iter()
@@ -280,7 +280,7 @@ pub(crate) fn resolve(
         }
         resolved
             .values
-            .insert(inst.rid()?, (inst.word as usize, literal));
+            .insert(inst.rid()?, (inst.word() as usize, literal));
     }
     Ok(resolved)
 }

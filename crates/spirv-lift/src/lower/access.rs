@@ -221,7 +221,7 @@ impl FnCtx<'_, '_> {
             inst,
             "__spirv_AccessChain",
             &[ptr, index],
-            inst.result_type,
+            inst.result_type(),
             false,
         )?;
         Ok(())

@@ -126,7 +126,7 @@ impl FnCtx<'_, '_> {
             )?;
             return Ok(());
         }
-        let Some(rty) = inst.result_type else {
+        let Some(rty) = inst.result_type() else {
             return Err(inst.unsupported());
         };
         let t = self.cx.llty(rty)?;
@@ -310,7 +310,7 @@ impl FnCtx<'_, '_> {
             let r = self.intrinsic("is.fpclass", &[t], rt, vec![a, m])?;
             return self.define(inst, r);
         }
-        let Some(rty) = inst.result_type else {
+        let Some(rty) = inst.result_type() else {
             return Err(inst.unsupported());
         };
         let t = self.cx.llty(rty)?;

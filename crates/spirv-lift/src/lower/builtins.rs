@@ -262,12 +262,12 @@ impl FnCtx<'_, '_> {
             convergent: false,
             convergence: None,
         }));
-        match (result, inst.result_id) {
+        match (result, inst.result_id()) {
             (None, _) => {
                 self.emit_void_maybe_tagged(kind, tags);
                 Ok(None)
             }
-            (Some(t), Some(rid)) if inst.result_type == Some(t) => {
+            (Some(t), Some(rid)) if inst.result_type() == Some(t) => {
                 let hint = self.cx.hint(rid);
                 let v = self.emit_maybe_tagged(&hint, ret, kind, tags);
                 self.define(inst, v)?;
@@ -357,7 +357,7 @@ impl FnCtx<'_, '_> {
             self.image_tags(texel)
         });
         let tags = tags.or(image_tags.as_ref());
-        self.call_builtin_with(inst, &name, &args, inst.result_type, convergent, tags)?;
+        self.call_builtin_with(inst, &name, &args, inst.result_type(), convergent, tags)?;
         Ok(())
     }
 }

@@ -88,7 +88,7 @@ impl FnCtx<'_, '_> {
     /// Lowers a composite instruction or `OpSelect`
     /// ([`OpClass::Composite`](crate::spirv::opclass::OpClass)).
     pub(super) fn lower_composite(&mut self, inst: &Inst) -> Result<(), Error> {
-        let Some(rty) = inst.result_type else {
+        let Some(rty) = inst.result_type() else {
             return Err(inst.unsupported());
         };
         match inst.op {

@@ -290,7 +290,7 @@ impl Ctx<'_> {
             || self
                 .runtime_constants
                 .iter()
-                .any(|r| r.result_id == Some(id))
+                .any(|r| r.result_id() == Some(id))
     }
 
     /// Number of constituents of a composite type.
@@ -310,11 +310,11 @@ fn runtime_instruction(inst: &Inst) -> Result<Inst, Error> {
     let Some(Operand::LiteralSpecConstantOpInteger(op)) = inst.operands.first() else {
         return Err(inst.err("missing OpSpecConstantOp opcode"));
     };
-    Ok(Inst {
-        op: *op,
-        word: inst.word,
-        result_type: inst.result_type,
-        result_id: inst.result_id,
-        operands: inst.operands[1..].into(),
-    })
+    Ok(Inst::new(
+        *op,
+        inst.word(),
+        inst.result_type(),
+        inst.result_id(),
+        inst.operands[1..].into(),
+    ))
 }

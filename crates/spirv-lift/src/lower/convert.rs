@@ -21,7 +21,7 @@ impl FnCtx<'_, '_> {
             Op::PtrCastToGeneric | Op::GenericCastToPtr => Some(CastOp::AddrSpaceCast),
             _ => None,
         };
-        let to = match inst.result_type {
+        let to = match inst.result_type() {
             Some(t) => self.cx.llty(t)?,
             None => return Err(inst.unsupported()),
         };

@@ -34,11 +34,11 @@ impl FnCtx<'_, '_> {
         }
         match opclass::class(inst.op) {
             Some(OpClass::Arithmetic | OpClass::Conversion | OpClass::Matrix) => {
-                inst.result_type.is_some_and(|t| self.is_coop_matrix(t))
+                inst.result_type().is_some_and(|t| self.is_coop_matrix(t))
             }
             Some(OpClass::Composite) => match inst.op {
                 Op::CompositeConstruct | Op::CompositeInsert => {
-                    inst.result_type.is_some_and(|t| self.is_coop_matrix(t))
+                    inst.result_type().is_some_and(|t| self.is_coop_matrix(t))
                 }
                 Op::CompositeExtract => inst
                     .id(0)
@@ -75,7 +75,7 @@ impl FnCtx<'_, '_> {
         let poison = self.cx.m.constant(crate::llvm::Const::Poison(t));
         let arg = (crate::llvm::Value::Const(poison), self.mty(ty)?);
         let name = format!("__spirv_{}", inst.opname().trim_start_matches("Op"));
-        self.call_builtin(inst, &name, &[arg], inst.result_type, false)?;
+        self.call_builtin(inst, &name, &[arg], inst.result_type(), false)?;
         Ok(())
     }
 
@@ -99,7 +99,7 @@ impl FnCtx<'_, '_> {
         dec: Option<&crate::spirv::BodyDecoder<'_>>,
         runtime: &[Inst],
     ) -> Result<(), Error> {
-        let ids: foldhash::HashSet<SpvId> = runtime.iter().filter_map(|r| r.result_id).collect();
+        let ids: foldhash::HashSet<SpvId> = runtime.iter().filter_map(|r| r.result_id()).collect();
         let is_runtime = |id: SpvId| ids.contains(&id);
         let mut needed = Self::used_ids_where(func, dec, is_runtime)?;
         if needed.is_empty() {
@@ -107,12 +107,12 @@ impl FnCtx<'_, '_> {
         }
         // Operands come before their users: one backward pass closes the set.
         for r in runtime.iter().rev() {
-            if r.result_id.is_some_and(|id| needed.contains(&id)) {
+            if r.result_id().is_some_and(|id| needed.contains(&id)) {
                 needed.extend(r.used_ids().filter(|&id| is_runtime(id)));
             }
         }
         for r in runtime {
-            if r.result_id.is_some_and(|id| needed.contains(&id)) {
+            if r.result_id().is_some_and(|id| needed.contains(&id)) {
                 self.lower_inst(r)?;
             }
         }
@@ -132,13 +132,7 @@ impl FnCtx<'_, '_> {
                 continue;
             };
             let arg = self.arg(component)?;
-            let construct = Inst {
-                op: Op::CompositeConstruct,
-                word: 0,
-                result_type: Some(ty),
-                result_id: Some(id),
-                operands: Box::new([]),
-            };
+            let construct = Inst::new(Op::CompositeConstruct, 0, Some(ty), Some(id), Box::new([]));
             self.call_builtin(
                 &construct,
                 "__spirv_CompositeConstruct",

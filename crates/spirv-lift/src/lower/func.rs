@@ -69,13 +69,7 @@ struct PhiPair {
 impl PendingPhi {
     /// The `OpPhi`, without its operands.
     fn head(&self) -> Inst {
-        Inst {
-            op: Op::Phi,
-            word: self.word,
-            result_type: None,
-            result_id: Some(self.id),
-            operands: Box::new([]),
-        }
+        Inst::new(Op::Phi, self.word, None, Some(self.id), Box::new([]))
     }
 }
 
@@ -184,7 +178,16 @@ pub(crate) fn lower_function(
         if let Some(d) = func.deferred_of(b.index()) {
             let dec =
                 dec.ok_or_else(|| crate::error::invalid("a deferred block without its words"))?;
-            dec.each(d, |inst| fx.lower_one(&inst))?;
+            dec.each_or_phi(d, |inst| match inst {
+                Ok(inst) => fx.lower_one(&inst),
+                Err(phi) => fx.lower_one_with(&phi.head(), |fx, head| {
+                    let pairs = phi.pairs.chunks(2).map(|p| match p {
+                        &[v, parent] => Some((v, parent)),
+                        _ => None,
+                    });
+                    fx.lower_phi(head, pairs)
+                }),
+            })?;
         }
         for inst in insts {
             fx.lower_one(&inst)?;
@@ -220,8 +223,16 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     /// Lowers one instruction of the current block; a type error or an invalid constant
     /// it made is an error at it.
     fn lower_one(&mut self, inst: &Inst) -> Result<(), Error> {
-        self.lower_inst(inst)
-            .map_err(|e| e.or_at(&inst.location()))?;
+        self.lower_one_with(inst, Self::lower_inst)
+    }
+
+    /// As [`FnCtx::lower_one`], with `lower` lowering the instruction.
+    fn lower_one_with(
+        &mut self,
+        inst: &Inst,
+        lower: impl FnOnce(&mut Self, &Inst) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        lower(self, inst).map_err(|e| e.or_at(&inst.location()))?;
         if let Some(msg) = self.type_error.take() {
             return Err(inst.invalid(format!("{msg}: the operand and result types disagree")));
         }
@@ -267,13 +278,13 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     /// Gives module-scope variable `id` (of SPIR-V pointer type `ptr_ty`) the value `v`
     /// in this function: for variables computed per function instead of being globals.
     pub fn define_variable(&mut self, id: SpvId, ptr_ty: SpvTypeId, v: Value) -> Result<(), Error> {
-        let var = Inst {
-            op: ::spirv::Op::Variable,
-            word: 0,
-            result_type: Some(ptr_ty),
-            result_id: Some(id),
-            operands: Box::new([]),
-        };
+        let var = Inst::new(
+            ::spirv::Op::Variable,
+            0,
+            Some(ptr_ty),
+            Some(id),
+            Box::new([]),
+        );
         self.define(&var, v)
     }
 
@@ -413,48 +424,68 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     pub(super) fn lower_control(&mut self, inst: &Inst) -> Result<(), Error> {
         match inst.op {
             Op::Phi => {
-                let ty = self.cx.llty(inst.rty()?)?;
-                let hint = self.cx.hint(inst.rid()?);
-                let l = self.f.new_local(&hint, ty);
-                self.f.blocks[self.cur.index()].insts.push(LInst::new(
-                    Some(l),
-                    InstKind::Phi {
-                        ty,
-                        incoming: Vec::new(),
-                    },
-                ));
-                let at = self.f.blocks[self.cur.index()].insts.len() - 1;
-                let start = self.phi_pairs.len() as u32;
-                for pair in inst.operands.chunks(2) {
-                    let (Some(&Operand::IdRef(v)), Some(&Operand::IdRef(parent))) =
-                        (pair.first(), pair.get(1))
-                    else {
-                        return Err(inst.err("malformed OpPhi operands"));
-                    };
-                    let parent = SpvId(parent);
-                    let node = self.cx.funcs.label(parent).unwrap_or(NO_BLOCK);
-                    self.phi_pairs.push(PhiPair {
-                        v: SpvId(v),
-                        parent,
-                        node,
-                    });
-                }
-                self.phis.push(PendingPhi {
-                    word: inst.word,
-                    id: inst.rid()?,
-                    l,
-                    node: self.cur_node,
-                    at: at as u32,
-                    start,
-                    end: self.phi_pairs.len() as u32,
+                let pairs = inst.operands.chunks(2).map(|p| match p {
+                    [Operand::IdRef(v), Operand::IdRef(parent)] => Some((*v, *parent)),
+                    _ => None,
                 });
-                self.define(inst, Value::Local(l))
+                self.lower_phi(inst, pairs)
             }
             Op::Branch => {
                 let dest = self.block_of(inst.id(0)?)?;
                 self.emit_void(InstKind::Br { dest });
                 Ok(())
             }
+            _ => self.lower_control_rest(inst),
+        }
+    }
+
+    /// Lowers an `OpPhi` given its (value, parent) pairs (`None` for a malformed pair):
+    /// an empty phi now, filled once every block is lowered.
+    pub(super) fn lower_phi(
+        &mut self,
+        inst: &Inst,
+        pairs: impl Iterator<Item = Option<(u32, u32)>>,
+    ) -> Result<(), Error> {
+        let ty = self.cx.llty(inst.rty()?)?;
+        let hint = self.cx.hint(inst.rid()?);
+        let l = self.f.new_local(&hint, ty);
+        self.f.blocks[self.cur.index()].insts.push(LInst::new(
+            Some(l),
+            InstKind::Phi {
+                ty,
+                incoming: Vec::new(),
+            },
+        ));
+        let at = self.f.blocks[self.cur.index()].insts.len() - 1;
+        let start = self.phi_pairs.len() as u32;
+        for pair in pairs {
+            let Some((v, parent)) = pair else {
+                return Err(inst.err("malformed OpPhi operands"));
+            };
+            let parent = SpvId(parent);
+            let node = self.cx.funcs.label(parent).unwrap_or(NO_BLOCK);
+            self.phi_pairs.push(PhiPair {
+                v: SpvId(v),
+                parent,
+                node,
+            });
+        }
+        self.phis.push(PendingPhi {
+            word: inst.word(),
+            id: inst.rid()?,
+            l,
+            node: self.cur_node,
+            at: at as u32,
+            start,
+            end: self.phi_pairs.len() as u32,
+        });
+        self.define(inst, Value::Local(l))
+    }
+
+    /// The terminators and `OpFunctionCall` ([`FnCtx::lower_control`] after `OpPhi` and
+    /// `OpBranch`).
+    fn lower_control_rest(&mut self, inst: &Inst) -> Result<(), Error> {
+        match inst.op {
             Op::BranchConditional => {
                 let c = self.val(inst.id(0)?)?;
                 let t = self.block_of(inst.id(1)?)?;
@@ -512,13 +543,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 self.i32_arg(u64::from(n)),
                 self.i32_arg(u64::from(f)),
             ];
-            let fake = Inst {
-                op: Op::ConstantSampler,
-                word: 0,
-                result_type: Some(ty),
-                result_id: Some(id),
-                operands: Box::new([]),
-            };
+            let fake = Inst::new(Op::ConstantSampler, 0, Some(ty), Some(id), Box::new([]));
             self.call_builtin(&fake, "__spirv_ConstantSampler", &args, Some(ty), false)?;
         }
         Ok(())
@@ -625,7 +650,8 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                     c
                 }
             };
-            let mut incoming = Vec::new();
+            // One entry per predecessor (anything else is refused below): sized once.
+            let mut incoming = Vec::with_capacity(preds_total as usize);
             let mut covered = 0;
             for &PhiPair {
                 v,

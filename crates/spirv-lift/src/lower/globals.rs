@@ -584,7 +584,7 @@ impl Ctx<'_> {
     /// depending on a default (it then sets every entry point's workgroup size).
     fn workgroup_size_builtin_is_specialized(&self) -> bool {
         self.spv.globals.iter().any(|g| {
-            g.result_id.is_some_and(|id| {
+            g.result_id().is_some_and(|id| {
                 self.follows_spec_default(id)
                     && self.builtin_of(id) == Some(::spirv::BuiltIn::WorkgroupSize)
             })
@@ -597,7 +597,7 @@ impl Ctx<'_> {
     /// with the defaults beside it for Vulkan 1.0–1.2, so the set value is here only.
     fn set_workgroup_size_builtin(&self) -> Option<(u32, u32, u32)> {
         let id = self.spv.globals.iter().find_map(|g| {
-            g.result_id.filter(|&id| {
+            g.result_id().filter(|&id| {
                 self.spec_is_set(id) && self.builtin_of(id) == Some(::spirv::BuiltIn::WorkgroupSize)
             })
         })?;

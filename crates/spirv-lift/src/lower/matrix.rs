@@ -12,7 +12,7 @@ impl FnCtx<'_, '_> {
     /// Lowers a vector or matrix product or `OpTranspose`
     /// ([`OpClass::Matrix`](crate::spirv::opclass::OpClass)).
     pub(super) fn lower_matrix(&mut self, inst: &Inst) -> Result<(), Error> {
-        let Some(rty) = inst.result_type else {
+        let Some(rty) = inst.result_type() else {
             return Err(inst.unsupported());
         };
         let t = self.cx.llty(rty)?;

@@ -158,6 +158,8 @@ pub(crate) fn lower_module_into(
     sink: &mut dyn Sink,
 ) -> Result<llvm::Module, Error> {
     let mut source = spv.take_functions();
+    // What defines each id was for the checks, which are done.
+    spv.def_op = spirv::IdTable::new(0, true, None);
     let mut facts = std::mem::take(&mut spv.facts);
     let functions = &source.functions;
     // Set specialization constants are found by their SpecId decorations, read here.
@@ -240,8 +242,13 @@ pub(crate) fn lower_module_into(
     let mut lowered = vec![false; declared];
     for i in 0..fids.len() {
         let Some(fid) = fids[i] else { continue };
-        let f = source.take(i, words)?;
         let analyses = facts.analyses.get_mut(i).and_then(Option::take).map(|a| *a);
+        // With the CFG kept from the checks, terminators need not be decoded up front.
+        let defer = match analyses {
+            Some(_) => spirv::Defer::AllButMerges,
+            None => spirv::Defer::BeforeTerminators,
+        };
+        let f = source.take(i, words, defer)?;
         let regions = func::lower_function(&mut cx, f, source.decoder(words).as_ref(), analyses)?;
         if cx.opts.convergence {
             crate::convergence::place::place(&mut cx.m, fid, &regions);
@@ -620,8 +627,8 @@ impl<'a> Ctx<'a> {
         self.spv
             .globals
             .iter()
-            .find(|i| i.result_id == Some(id))
-            .and_then(|i| i.result_type)
+            .find(|i| i.result_id() == Some(id))
+            .and_then(|i| i.result_type())
             .ok_or_else(|| crate::error::invalid(format!("%{id} has no type")))
     }
 
@@ -677,7 +684,7 @@ fn spec_dependencies(spv: &spirv::Module, set: &crate::spec::Resolved) -> spirv:
     // Only specialization constants have an entry: a hash map whatever the ids.
     let mut out = spirv::IdTable::new(spv.header.bound, false, SpecDeps::default());
     for i in &spv.globals {
-        let Some(id) = i.result_id else { continue };
+        let Some(id) = i.result_id() else { continue };
         let deps = match i.op {
             Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse => SpecDeps {
                 default: !set.contains(id),

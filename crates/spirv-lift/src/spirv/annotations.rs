@@ -29,13 +29,7 @@ impl Deco {
         operands.push(Operand::IdRef(self.target.0));
         operands.push(Operand::Decoration(self.kind));
         operands.extend(self.operands.iter().cloned());
-        Inst {
-            op: self.op,
-            word: self.word,
-            result_type: None,
-            result_id: None,
-            operands: operands.into_boxed_slice(),
-        }
+        Inst::new(self.op, self.word, None, None, operands.into_boxed_slice())
     }
 }
 
@@ -76,7 +70,7 @@ impl Decorations {
             kind,
             operands,
             op: inst.op,
-            word: inst.word,
+            word: inst.word(),
         });
         None
     }
@@ -189,13 +183,7 @@ mod tests {
     use super::*;
 
     fn inst(op: Op, operands: Vec<Operand>) -> Inst {
-        Inst {
-            op,
-            word: 0,
-            result_type: None,
-            result_id: None,
-            operands: operands.into(),
-        }
+        Inst::new(op, 0, None, None, operands.into())
     }
 
     fn name(id: u32, s: &str) -> Inst {

@@ -86,8 +86,8 @@ impl Constants {
         let mut index: Vec<(SpvId, u32)> = globals
             .iter()
             .enumerate()
-            .filter(|(_, inst)| is_value(inst.op) && inst.result_type.is_some())
-            .filter_map(|(at, inst)| Some((inst.result_id?, at as u32)))
+            .filter(|(_, inst)| is_value(inst.op) && inst.result_type().is_some())
+            .filter_map(|(at, inst)| Some((inst.result_id()?, at as u32)))
             .collect();
         index.sort_unstable();
         index.shrink_to_fit();
@@ -104,7 +104,7 @@ impl Constants {
             if inst.op != Op::SpecConstantOp {
                 continue;
             }
-            let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) else {
+            let (Some(id), Some(ty)) = (inst.result_id(), inst.result_type()) else {
                 continue;
             };
             let value = Fold {
@@ -171,7 +171,7 @@ impl<'m> ConstView<'m> {
     fn value(&self, id: SpvId) -> Option<(Result<Cow<'m, ConstValue>, Error>, u32)> {
         let at = self.c.at(id)?;
         let inst = self.globals.get(at as usize)?;
-        let ty = inst.result_type?;
+        let ty = inst.result_type()?;
         let value = match inst.op {
             Op::ConstantTrue | Op::SpecConstantTrue => Ok(Cow::Owned(ConstValue::Int(1))),
             Op::ConstantFalse | Op::SpecConstantFalse => Ok(Cow::Owned(ConstValue::Int(0))),
@@ -196,13 +196,13 @@ impl<'m> ConstView<'m> {
 
     /// The type of the constant declared at position `at`.
     fn ty_at(&self, at: u32) -> Option<SpvTypeId> {
-        self.globals.get(at as usize)?.result_type
+        self.globals.get(at as usize)?.result_type()
     }
 
     /// The value the constant `inst` declares, as the lowering reads it: the value or the
     /// error computing it gave. `None` for an instruction this table does not know.
     pub(crate) fn of(&self, inst: &Inst) -> Option<Result<Cow<'m, ConstValue>, Error>> {
-        let (value, at) = self.value(inst.result_id?)?;
+        let (value, at) = self.value(inst.result_id()?)?;
         (self.globals.get(at as usize)?.op == inst.op).then_some(value)
     }
 

@@ -77,7 +77,7 @@ impl Widths {
     /// again later, with the width known, it would read differently.
     fn note_reads(&mut self, inst: &Inst, at: usize) {
         let id = match inst.op {
-            Op::Constant | Op::SpecConstant => inst.result_type.map(|t| t.0),
+            Op::Constant | Op::SpecConstant => inst.result_type().map(|t| t.0),
             Op::Switch => match inst.operands.first() {
                 Some(Operand::IdRef(sel)) => Some(*sel),
                 _ => None,
@@ -93,7 +93,7 @@ impl Widths {
 
     /// Records what rspirv's `TypeTracker::track` records for `inst`.
     fn track(&mut self, inst: &Inst) {
-        let Some(rid) = inst.result_id else { return };
+        let Some(rid) = inst.result_id() else { return };
         let bits = |i: usize| match inst.operands.get(i) {
             Some(Operand::LiteralBit32(b)) => Some(*b),
             _ => None,
@@ -112,7 +112,7 @@ impl Widths {
                 None => return,
             },
             op if op.is_type() => return,
-            _ => match inst.result_type.map(|t| self.get(t.0)) {
+            _ => match inst.result_type().map(|t| self.get(t.0)) {
                 Some(w) if w != Width::Unknown => w,
                 _ => return,
             },
@@ -490,13 +490,13 @@ fn fast(
     if r.more() {
         return Err(Miss::Error(OPERAND_EXCEEDED));
     }
-    Ok(Inst {
-        op: g.opcode,
-        word: word as u32,
-        result_type: result_type.map(super::SpvTypeId),
-        result_id: result_id.map(SpvId),
-        operands: operands.into_boxed_slice(),
-    })
+    Ok(Inst::new(
+        g.opcode,
+        word as u32,
+        result_type.map(super::SpvTypeId),
+        result_id.map(SpvId),
+        operands.into_boxed_slice(),
+    ))
 }
 
 /// Decodes every instruction (`offsets` from `instruction_offsets`).
@@ -670,16 +670,17 @@ fn spec_op_alone(words: &[u32], at: usize) -> Result<Inst, ErrorKind> {
     let op = parsed
         .pop()
         .ok_or_else(|| ErrorKind::Decode(OPERAND_EXPECTED.into()))?;
+    let (result_type, result_id) = (op.result_type(), op.result_id());
     let mut operands = Vec::with_capacity(op.operands.len() + 1);
     operands.push(Operand::LiteralSpecConstantOpInteger(op.op));
     operands.extend(op.operands);
-    Ok(Inst {
-        op: Op::SpecConstantOp,
-        word: at as u32,
-        result_type: op.result_type,
-        result_id: op.result_id,
-        operands: operands.into_boxed_slice(),
-    })
+    Ok(Inst::new(
+        Op::SpecConstantOp,
+        at as u32,
+        result_type,
+        result_id,
+        operands.into_boxed_slice(),
+    ))
 }
 
 /// rspirv's parse of `words` as it is.

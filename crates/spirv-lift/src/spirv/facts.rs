@@ -132,7 +132,7 @@ impl ModuleFacts {
                     }
                 }
                 Op::ExtInstImport => {
-                    if let (Some(id), Ok(name)) = (inst.result_id, inst.string(0)) {
+                    if let (Some(id), Ok(name)) = (inst.result_id(), inst.string(0)) {
                         facts.ext_sets.push((id, ExtSet::of(name)));
                     }
                 }

@@ -245,6 +245,7 @@ impl<V: Copy + PartialEq> IdMap<V> {
             .and_then(|i| self.dense.get(i as usize))
         {
             Some(&v) => v,
+            None if self.sparse.is_empty() => return None,
             None => *self.sparse.get(&id.0)?,
         };
         (v != self.empty).then_some(v)

@@ -6,30 +6,80 @@ use spirv::Op;
 
 use super::{SpvId, SpvTypeId};
 
-/// A decoded instruction and where it sits in the module.
+/// A decoded instruction and where it sits in the module: 32 bytes (the word offset, and
+/// whether there is a result type and a result id, share a word; read them with
+/// [`Inst::word`], [`Inst::result_type`] and [`Inst::result_id`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Inst {
     /// The opcode.
     pub op: Op,
-    /// Word offset of the instruction's first word (a module has fewer than 2^32 words).
-    pub word: u32,
-    /// Result type id.
-    pub result_type: Option<SpvTypeId>,
-    /// Result id.
-    pub result_id: Option<SpvId>,
-    /// Operands after the result type and id (a boxed slice: an instruction is 40 bytes).
+    /// Word offset of the instruction's first word (below 2^30: a module has at most
+    /// 2^24 words), with [`HAS_TYPE`] and [`HAS_ID`].
+    at: u32,
+    /// Result type id, if `at` has [`HAS_TYPE`].
+    result_type: u32,
+    /// Result id, if `at` has [`HAS_ID`].
+    result_id: u32,
+    /// Operands after the result type and id (a boxed slice).
     pub operands: Box<[Operand]>,
 }
 
+/// In [`Inst::at`]: the instruction has a result type.
+const HAS_TYPE: u32 = 1 << 31;
+/// In [`Inst::at`]: the instruction has a result id.
+const HAS_ID: u32 = 1 << 30;
+/// In [`Inst::at`]: the word offset.
+const WORD: u32 = HAS_ID - 1;
+
 impl Inst {
-    pub(crate) fn from_dr(inst: rspirv::dr::Instruction, word: usize) -> Inst {
-        Inst {
-            op: inst.class.opcode,
-            word: word as u32,
-            result_type: inst.result_type.map(SpvTypeId),
-            result_id: inst.result_id.map(SpvId),
-            operands: inst.operands.into_iter().map(Operand::from).collect(),
+    /// An instruction at word `word` (an offset from 2^30 on, which no module accepted
+    /// reaches, is kept as 2^30 - 1).
+    pub(crate) fn new(
+        op: Op,
+        word: u32,
+        result_type: Option<SpvTypeId>,
+        result_id: Option<SpvId>,
+        operands: Box<[Operand]>,
+    ) -> Inst {
+        let mut at = word.min(WORD);
+        if result_type.is_some() {
+            at |= HAS_TYPE;
         }
+        if result_id.is_some() {
+            at |= HAS_ID;
+        }
+        Inst {
+            op,
+            at,
+            result_type: result_type.map_or(0, |t| t.0),
+            result_id: result_id.map_or(0, |i| i.0),
+            operands,
+        }
+    }
+
+    pub(crate) fn from_dr(inst: rspirv::dr::Instruction, word: usize) -> Inst {
+        Inst::new(
+            inst.class.opcode,
+            u32::try_from(word).unwrap_or(u32::MAX),
+            inst.result_type.map(SpvTypeId),
+            inst.result_id.map(SpvId),
+            inst.operands.into_iter().map(Operand::from).collect(),
+        )
+    }
+
+    /// Word offset of the instruction's first word.
+    pub fn word(&self) -> u32 {
+        self.at & WORD
+    }
+
+    /// The result type id, if the instruction has one.
+    pub fn result_type(&self) -> Option<SpvTypeId> {
+        (self.at & HAS_TYPE != 0).then_some(SpvTypeId(self.result_type))
+    }
+
+    /// The result id, if the instruction has one.
+    pub fn result_id(&self) -> Option<SpvId> {
+        (self.at & HAS_ID != 0).then_some(SpvId(self.result_id))
     }
 
     /// The opcode's name without `Op`, for messages.
@@ -40,9 +90,9 @@ impl Inst {
     /// This instruction's location, for errors.
     pub fn location(&self) -> Location {
         Location {
-            word: Some(self.word as usize),
+            word: Some(self.word() as usize),
             opcode: Some(self.opname()),
-            result_id: self.result_id.map(u32::from),
+            result_id: self.result_id().map(u32::from),
         }
     }
 
@@ -68,12 +118,13 @@ impl Inst {
 
     /// The result id (error if missing).
     pub fn rid(&self) -> Result<SpvId, Error> {
-        self.result_id.ok_or_else(|| self.err("missing result id"))
+        self.result_id()
+            .ok_or_else(|| self.err("missing result id"))
     }
 
     /// The result type id (error if missing).
     pub fn rty(&self) -> Result<SpvTypeId, Error> {
-        self.result_type
+        self.result_type()
             .ok_or_else(|| self.err("missing result type"))
     }
 
@@ -148,7 +199,7 @@ impl Inst {
 
     /// The ids this instruction uses: result type and id-valued operands.
     pub fn used_ids(&self) -> impl Iterator<Item = SpvId> + '_ {
-        self.result_type
+        self.result_type()
             .map(SpvId::from)
             .into_iter()
             .chain(self.operands.iter().filter_map(|o| match o {

@@ -85,8 +85,8 @@ impl BasicBlock {
     /// instructions.
     pub(crate) fn new(label: &Inst, size: usize) -> BasicBlock {
         BasicBlock {
-            id: label.result_id.unwrap_or_default(),
-            word: label.word,
+            id: label.result_id().unwrap_or_default(),
+            word: label.word(),
             insts: ThinVec::with_capacity(size),
         }
     }
@@ -98,13 +98,7 @@ impl BasicBlock {
 
     /// The `OpLabel` (kept as its id and word offset: a function holds one per block).
     pub fn label(&self) -> Inst {
-        Inst {
-            op: Op::Label,
-            word: self.word,
-            result_type: None,
-            result_id: Some(self.id),
-            operands: Box::new([]),
-        }
+        Inst::new(Op::Label, self.word, None, Some(self.id), Box::new([]))
     }
     /// The terminator (the structure pass guarantees there is one).
     pub fn terminator(&self) -> Option<&Inst> {
@@ -159,13 +153,27 @@ pub(crate) struct Deferred {
 /// beside what it builds.
 pub(crate) const DEFER_BLOCKS_FROM: u32 = 2;
 
+/// Which instructions of a body decoded again for lowering are deferred
+/// ([`Function::deferred`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Defer {
+    /// Those before each block's terminator (and merge instruction), in blocks of at
+    /// least [`DEFER_BLOCKS_FROM`] instructions: the function's CFG is built from the
+    /// terminators kept.
+    BeforeTerminators,
+    /// Also the terminator of a block without a merge instruction (a block with one keeps
+    /// both: the structured constructs are read from them). For a function whose CFG and
+    /// dominator tree the checks kept, so that none is built again from terminators.
+    AllButMerges,
+}
+
 /// Decodes deferred instructions again from the module's words.
 pub(crate) struct BodyDecoder<'a> {
     bodies: &'a Bodies,
     words: &'a [u32],
 }
 
-impl BodyDecoder<'_> {
+impl<'a> BodyDecoder<'a> {
     /// Shows the deferred instructions `d` to `f` one at a time, in order, as the first
     /// decoding of the module read them.
     pub(crate) fn each(
@@ -173,30 +181,91 @@ impl BodyDecoder<'_> {
         d: Deferred,
         mut f: impl FnMut(Inst) -> Result<(), Error>,
     ) -> Result<(), Error> {
+        self.each_or_phi(d, |inst| match inst {
+            Ok(inst) => f(inst),
+            Err(phi) => f(decode::decode_one(
+                self.words,
+                phi.word as usize,
+                &self.bodies.widths,
+            )?),
+        })
+    }
+
+    /// As [`BodyDecoder::each`], but an `OpPhi` comes as its words ([`PhiWords`]), not
+    /// decoded: its pairs are read from them, never held as a million operands.
+    pub(crate) fn each_or_phi(
+        &self,
+        d: Deferred,
+        mut f: impl FnMut(Result<Inst, PhiWords<'a>>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         let mut at = d.word as usize;
         for _ in 0..d.count {
             let len = instruction_len(self.words, at)?;
-            let mut inst = decode::decode_one(self.words, at, &self.bodies.widths)?;
-            fix_ext_inst_literal(&self.bodies.opencl_sets, &mut inst);
-            f(inst)?;
+            let words = &self.words[at..at + len];
+            if words[0] & 0xFFFF == Op::Phi as u32 && len >= 3 {
+                f(Err(PhiWords {
+                    word: at as u32,
+                    result_type: SpvTypeId(words[1]),
+                    result_id: SpvId(words[2]),
+                    pairs: &words[3..],
+                }))?;
+            } else {
+                let mut inst = decode::decode_one(self.words, at, &self.bodies.widths)?;
+                fix_ext_inst_literal(&self.bodies.opencl_sets, &mut inst);
+                f(Ok(inst))?;
+            }
             at += len;
         }
         Ok(())
     }
 }
 
+/// An `OpPhi` as its words: where it is, its result type and id, and its operands (value
+/// and parent ids, one after the other; every operand of an `OpPhi` is an id).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PhiWords<'a> {
+    pub word: u32,
+    pub result_type: SpvTypeId,
+    pub result_id: SpvId,
+    pub pairs: &'a [u32],
+}
+
+impl PhiWords<'_> {
+    /// The `OpPhi` without its operands (for its location, result type and id).
+    pub(crate) fn head(&self) -> Inst {
+        Inst::new(
+            Op::Phi,
+            self.word,
+            Some(self.result_type),
+            Some(self.result_id),
+            Box::new([]),
+        )
+    }
+}
+
 impl Function {
     /// The function's result id.
     pub fn id(&self) -> SpvId {
-        self.def.result_id.unwrap_or_default()
+        self.def.result_id().unwrap_or_default()
     }
 
     /// How many instructions of the kept body have a result id (to size per-value tables;
-    /// each deferred instruction counts as one).
+    /// each deferred instruction counts as one, but for the terminator of a block deferred
+    /// whole).
     pub fn result_count(&self) -> usize {
         let insts = self.blocks.iter().flat_map(|b| &b.insts);
-        let deferred: usize = self.deferred.iter().map(|d| d.count as usize).sum();
-        insts.filter(|i| i.result_id.is_some()).count() + deferred
+        let deferred: usize = self
+            .deferred
+            .iter()
+            .map(|d| {
+                let whole = self
+                    .blocks
+                    .get(d.block as usize)
+                    .is_some_and(|b| b.insts.is_empty());
+                d.count as usize - usize::from(whole)
+            })
+            .sum();
+        insts.filter(|i| i.result_id().is_some()).count() + deferred
     }
 
     /// The deferred instructions of block `b`, if any.
@@ -439,13 +508,18 @@ impl BodySource {
     /// Function `i` with its body, which is taken out with the parameters and the
     /// `OpFunction`'s operands (the function keeps its id, result type and span: a module
     /// of many functions does not hold every header to the end). Decoded again (after a
-    /// streaming load), its blocks' instructions before their terminator and merge are
-    /// deferred ([`Function::deferred`]; [`BodySource::decoder`] decodes them).
-    pub(crate) fn take(&mut self, i: usize, words: &[u32]) -> Result<Function, Error> {
+    /// streaming load), its blocks' instructions are deferred as `defer` says
+    /// ([`Function::deferred`]; [`BodySource::decoder`] decodes them).
+    pub(crate) fn take(
+        &mut self,
+        i: usize,
+        words: &[u32],
+        defer: Defer,
+    ) -> Result<Function, Error> {
         let f = self.functions.get_mut(i).ok_or_else(|| not_kept(i))?;
         let taken = match &self.bodies {
             Some(bodies) if f.blocks.is_empty() && f.dropped_blocks > 0 => {
-                decode_function(self.header, bodies, f, words, Some(DEFER_BLOCKS_FROM))?
+                decode_function(self.header, bodies, f, words, Some(defer))?
             }
             _ => Function {
                 def: f.def.clone(),
@@ -486,15 +560,14 @@ fn instruction_len(words: &[u32], at: usize) -> Result<usize, Error> {
     }
 }
 
-/// Decodes a function (header and body) again from `words`; with `defer_from`, the
-/// instructions before the terminator (and the merge instruction before it, if any) of
-/// each block of at least that many are not decoded ([`Function::deferred`]).
+/// Decodes a function (header and body) again from `words`; with `defer`, the
+/// instructions it says are not decoded ([`Function::deferred`]).
 fn decode_function(
     header: Header,
     bodies: &Bodies,
     f: &Function,
     words: &[u32],
-    defer_from: Option<u32>,
+    defer: Option<Defer>,
 ) -> Result<Function, Error> {
     let (start, end) = (f.span.0 as usize, f.span.1 as usize);
     let mut sections = Sections::new(header, false, false);
@@ -532,6 +605,7 @@ fn decode_function(
     let mut deferred = ThinVec::new();
     // Instructions still to skip (deferred) after a label.
     let mut skip = 0;
+    let mut close_after_skip = false;
     let mut block = 0u32;
     let mut next = start;
     while next < end {
@@ -543,16 +617,16 @@ fn decode_function(
                 .get(block as usize)
                 .copied()
                 .unwrap_or(0);
-            let tail = if merged.get(block as usize) == Some(&true) {
-                2
-            } else {
-                1
+            let merge = merged.get(block as usize) == Some(&true);
+            let (tail, from) = match defer {
+                _ if merge => (2, DEFER_BLOCKS_FROM),
+                Some(Defer::AllButMerges) => (0, 1),
+                _ => (1, DEFER_BLOCKS_FROM),
             };
-            if let Some(from) = defer_from
-                && size >= from
-                && size > tail
-            {
+            if defer.is_some() && size >= from && size > tail {
                 skip = size - tail;
+                // A block deferred whole (terminator included) is ended after it.
+                close_after_skip = tail == 0;
                 deferred.push(Deferred {
                     block,
                     word: next as u32,
@@ -563,6 +637,10 @@ fn decode_function(
             block += 1;
         } else if skip > 0 {
             skip -= 1;
+            if skip == 0 && close_after_skip {
+                sections.close_block();
+                close_after_skip = false;
+            }
             continue;
         }
         sections.push(decode::decode_one(words, at, &bodies.widths)?)?;
@@ -909,11 +987,18 @@ impl Sections {
         m.functions.reserve_exact(functions);
     }
 
+    /// Ends the open block without its terminator (deferred with the rest of it).
+    fn close_block(&mut self) {
+        if let (Some(f), Some(b)) = (self.func.as_mut(), self.block.take()) {
+            f.blocks.push(b);
+        }
+    }
+
     /// Files the next instruction.
     fn push(&mut self, inst: Inst) -> Result<(), Error> {
         if self.define
             && self.define_error.is_none()
-            && let Some(id) = inst.result_id
+            && let Some(id) = inst.result_id()
         {
             let bound = self.module.header.bound;
             match self.module.def_op.get_mut(id).filter(|_| id != SpvId(0)) {
@@ -934,7 +1019,7 @@ impl Sections {
                 if self.func.is_some() {
                     return Err(structure_err(&inst, "OpFunction inside a function"));
                 }
-                let word = inst.word;
+                let word = inst.word();
                 self.func = Some(Function {
                     def: inst,
                     params: ThinVec::new(),
@@ -977,7 +1062,7 @@ impl Sections {
                 match self.func.take() {
                     Some(mut f) => {
                         // One word past OpFunctionEnd's first: the next instruction.
-                        f.span.1 = inst.word + 1;
+                        f.span.1 = inst.word() + 1;
                         f.params.shrink_to_fit();
                         self.module.functions.push(f);
                     }

@@ -162,9 +162,9 @@ mod tests {
     use crate::spirv::Inst;
 
     #[test]
-    fn an_operand_is_sixteen_bytes_and_an_instruction_forty() {
+    fn an_operand_is_sixteen_bytes_and_an_instruction_thirty_two() {
         assert_eq!(std::mem::size_of::<Operand>(), 16);
-        assert_eq!(std::mem::size_of::<Inst>(), 40);
+        assert_eq!(std::mem::size_of::<Inst>(), 32);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! before use, vector sizes, nesting and size limits) is `check/limits.rs`'s to say; this
 //! table takes them as written, so it can be built before any check runs.
 
-use super::{Header, IdTable, Inst, Op, Operand, SpvId};
+use super::{Header, IdMap, Inst, Op, Operand, SpvId};
 use crate::error::Error;
 use ::spirv::StorageClass;
 
@@ -107,11 +107,12 @@ struct Decl {
     at: u32,
 }
 
-/// The module's types by id. Few ids are types, so the per-id table holds 4-byte indices
-/// into a list of declarations.
+/// The module's types by id. Few ids are types, and compilers declare them together: the
+/// map from id to declaration covers the range of type ids only ([`IdMap`]), with 4-byte
+/// indices into a list of declarations.
 #[derive(Clone, Debug)]
 pub(crate) struct Types {
-    slot: IdTable<u32>,
+    slot: IdMap<u32>,
     decls: Vec<Decl>,
 }
 
@@ -121,7 +122,7 @@ impl Types {
     /// A table of no types (before the module's are read).
     pub(crate) fn empty() -> Types {
         Types {
-            slot: IdTable::new(0, true, Self::NONE),
+            slot: IdMap::new(0, 0, 0, Self::NONE),
             decls: Vec::new(),
         }
     }
@@ -129,10 +130,9 @@ impl Types {
     /// Reads every type declaration among `globals` (the module-level instructions, in
     /// order).
     pub(crate) fn read(header: Header, globals: &[Inst]) -> Types {
-        let mut t = Types {
-            slot: header.id_table(Self::NONE),
-            decls: Vec::new(),
-        };
+        // The declaration of each type id below the bound, then the map over their range.
+        let mut decls = Vec::new();
+        let mut index: foldhash::HashMap<SpvTypeId, u32> = Default::default();
         for (at, inst) in globals.iter().enumerate() {
             let id = if inst.op == Op::TypeForwardPointer {
                 match inst.type_id(0) {
@@ -140,45 +140,39 @@ impl Types {
                     Err(_) => continue,
                 }
             } else {
-                match inst.result_id {
+                match inst.result_id() {
                     Some(id) => id.as_type(),
                     None => continue,
                 }
             };
             let Some(ty) = read_decl(inst) else { continue };
-            if inst.op == Op::TypeForwardPointer && t.declared(id) {
+            if id.0 >= header.bound
+                || (inst.op == Op::TypeForwardPointer && index.contains_key(&id))
+            {
                 continue;
             }
-            t.set(
-                id,
-                Decl {
-                    ty,
-                    op: inst.op,
-                    at: at as u32,
-                },
-            );
+            let decl = Decl {
+                ty,
+                op: inst.op,
+                at: at as u32,
+            };
+            match index.get(&id) {
+                Some(&i) => decls[i as usize] = decl,
+                None => {
+                    index.insert(id, decls.len() as u32);
+                    decls.push(decl);
+                }
+            }
         }
-        t
-    }
-
-    fn declared(&self, id: SpvTypeId) -> bool {
-        self.slot.get(id).is_some_and(|&s| s != Self::NONE)
-    }
-
-    fn set(&mut self, id: SpvTypeId, decl: Decl) {
-        let Some(slot) = self.slot.get_mut(id) else {
-            return;
-        };
-        if let Some(old) = self.decls.get_mut(*slot as usize) {
-            *old = decl;
-        } else {
-            *slot = self.decls.len() as u32;
-            self.decls.push(decl);
+        let keys = || index.iter().map(|(&id, &i)| (SpvId::from(id), i));
+        Types {
+            slot: IdMap::from_keys(keys, Self::NONE),
+            decls,
         }
     }
 
     fn decl(&self, id: SpvTypeId) -> Option<&Decl> {
-        let i = *self.slot.get(id)?;
+        let i = self.slot.get(id.into())?;
         self.decls.get(i as usize)
     }
 
@@ -190,8 +184,7 @@ impl Types {
     /// The index (below [`Types::len`]) of the declaration of type `id`: one per id,
     /// whether its pointer was forward-declared or not.
     pub(crate) fn index(&self, id: SpvTypeId) -> Option<usize> {
-        let i = *self.slot.get(id)?;
-        (i != Self::NONE).then_some(i as usize)
+        self.slot.get(id.into()).map(|i| i as usize)
     }
 
     /// The declaration at `index` (see [`Types::index`]), if it could be read.
@@ -208,7 +201,7 @@ impl Types {
     /// the error that reading its operands gave. `None` for a declaration this table does
     /// not know.
     pub(crate) fn of(&self, inst: &Inst) -> Option<Result<&SpvTy, Error>> {
-        let d = self.decl(inst.result_id?.as_type())?;
+        let d = self.decl(inst.result_id()?.as_type())?;
         (d.op == inst.op).then(|| d.ty.as_ref().map_err(Clone::clone))
     }
 

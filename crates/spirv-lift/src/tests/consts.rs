@@ -54,7 +54,7 @@ fn scalars_and_folded_operations_have_their_specified_values() {
     );
     let ints: Vec<Option<u64>> = values(&m)
         .iter()
-        .map(|i| m.consts().int(i.result_id.expect("an id")))
+        .map(|i| m.consts().int(i.result_id().expect("an id")))
         .collect();
     assert_eq!(
         ints,
@@ -96,9 +96,9 @@ fn vector_operations_fold_lane_by_lane() {
          %y = OpSpecConstantOp %i32 CompositeExtract %ins 1\n",
     );
     let v = values(&m);
-    let ids: Vec<crate::spirv::SpvId> = v.iter().map(|i| i.result_id.expect("an id")).collect();
+    let ids: Vec<crate::spirv::SpvId> = v.iter().map(|i| i.result_id().expect("an id")).collect();
     let two = ids[1];
-    let v2 = m.globals[5].result_id.expect("the vector type").as_type();
+    let v2 = m.globals[5].result_id().expect("the vector type").as_type();
     let folded = |elems| ConstValue::Folded(Box::new(crate::spirv::Folded { ty: v2, elems }));
     // -(-7, 2) = (7, -2).
     assert_eq!(
@@ -127,7 +127,7 @@ fn a_folded_value_feeds_the_next_fold() {
     );
     // (2 + 2) * 2.
     assert_eq!(
-        m.consts().int(values(&m)[2].result_id.expect("an id")),
+        m.consts().int(values(&m)[2].result_id().expect("an id")),
         Some(8)
     );
 }

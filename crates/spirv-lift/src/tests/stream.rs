@@ -218,7 +218,9 @@ fn long_blocks_decoded_as_they_are_lowered_translate_as_kept_bodies() {
         // decoded with the function).
         let mut module = crate::spirv::load_streaming(&words).expect("loads");
         let mut source = module.take_functions();
-        let f = source.take(0, &words).expect("decodes");
+        let f = source
+            .take(0, &words, crate::spirv::Defer::BeforeTerminators)
+            .expect("decodes");
         assert!(
             f.deferred.iter().any(|d| d.count as usize + 2 >= n),
             "{name}: the long block is deferred"

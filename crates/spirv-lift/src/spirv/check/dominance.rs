@@ -22,7 +22,7 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
     let results = || {
         func.blocks.iter().enumerate().flat_map(|(bi, b)| {
             let at =
-                move |(k, inst): (usize, &Inst)| Some((inst.result_id?, (bi as u32, k as u32)));
+                move |(k, inst): (usize, &Inst)| Some((inst.result_id()?, (bi as u32, k as u32)));
             b.insts.iter().enumerate().filter_map(at)
         })
     };

@@ -408,7 +408,7 @@ fn sized(inst: &Inst, t: TypeFacts) -> Result<(), Error> {
 fn check_global(g: &mut Globals, module: &Module, inst: &Inst) -> Result<u64, Error> {
     let size = match inst.op {
         Op::Constant | Op::SpecConstant => {
-            if let (Some(id), Some(t)) = (inst.result_id, inst.result_type)
+            if let (Some(id), Some(t)) = (inst.result_id(), inst.result_type())
                 // An integer type declared before the constant (checked so far).
                 && g.types.contains_key(&t)
                 && let Some(SpvTy::Int { .. }) = module.types.get(t)
@@ -454,7 +454,7 @@ fn check_global(g: &mut Globals, module: &Module, inst: &Inst) -> Result<u64, Er
             format!("constant has more than {MAX_CONSTANT_ELEMENTS} elements"),
         ));
     }
-    if let Some(id) = inst.result_id {
+    if let Some(id) = inst.result_id() {
         g.constants.insert(id);
         if size > 1 {
             g.composites.insert(id, size);
@@ -468,11 +468,11 @@ fn check_global(g: &mut Globals, module: &Module, inst: &Inst) -> Result<u64, Er
 fn check_function_inst(g: &Globals, inst: &Inst) -> Result<u64, Error> {
     let materialized = match inst.op {
         Op::CopyLogical => inst
-            .result_type
+            .result_type()
             .and_then(|t| g.types.get(&t))
             .map(|t| t.elements),
         Op::CompositeConstructReplicateEXT => inst
-            .result_type
+            .result_type()
             .and_then(|t| g.types.get(&t))
             .map(|t| t.len),
         _ => None,

@@ -60,7 +60,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
     let global_var = {
         let mut v = module.header.id_set();
         for inst in module.globals.iter().filter(|i| i.op == Op::Variable) {
-            if let Some(id) = inst.result_id {
+            if let Some(id) = inst.result_id() {
                 v.insert(id);
             }
         }
@@ -86,8 +86,8 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         if func.blocks.is_empty() {
             continue;
         }
-        if let Some(id) = func.def.result_id {
-            defined.insert(id, func.def.result_type);
+        if let Some(id) = func.def.result_id() {
+            defined.insert(id, func.def.result_type());
         }
         // Ids used, and the facts lowering needs, in one pass over the body.
         let mut vars = Vec::new();
@@ -181,7 +181,7 @@ impl Uses<'_> {
             }
             used(id);
         }
-        if let Some(t) = inst.result_type
+        if let Some(t) = inst.result_type()
             && !def_op
                 .get(t)
                 .copied()
@@ -193,7 +193,7 @@ impl Uses<'_> {
         // Only a function, a call and an extended instruction may have a void result, and
         // no instruction a function type (LLVM has no such values: `%x = call void`,
         // `load void` are rejected).
-        if let Some(t) = inst.result_type {
+        if let Some(t) = inst.result_type() {
             match def_op.get(t).copied().flatten() {
                 Some(Op::TypeVoid)
                     if !matches!(inst.op, Op::Function | Op::FunctionCall | Op::ExtInst) =>
@@ -284,7 +284,7 @@ fn check_function(func: &super::Function) -> Result<(), Error> {
                 }
             }
             if matches!(inst.op, Op::SelectionMerge | Op::LoopMerge) {
-                if b.merge().map(|m| m.word) != Some(inst.word) {
+                if b.merge().map(|m| m.word()) != Some(inst.word()) {
                     return Err(inst.invalid(
                         "merge instruction must immediately precede the block's terminator",
                     ));

@@ -111,11 +111,11 @@ impl<'m> ValueTypes<'m> {
             function_type: module
                 .functions
                 .iter()
-                .filter_map(|f| Some((f.def.result_id?, f.def.type_id(1).ok()?)))
+                .filter_map(|f| Some((f.def.result_id()?, f.def.type_id(1).ok()?)))
                 .collect(),
         };
         for inst in header_insts(module) {
-            if let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) {
+            if let (Some(id), Some(ty)) = (inst.result_id(), inst.result_type()) {
                 t.type_of.insert_module(id, ty);
             }
         }
@@ -252,7 +252,7 @@ impl<'m> ValueChecker<'m> {
         let body = || f.blocks.iter().flat_map(|b| &b.insts);
         self.t.type_of.next_function();
         for inst in body() {
-            if let (Some(id), Some(ty)) = (inst.result_id, inst.result_type) {
+            if let (Some(id), Some(ty)) = (inst.result_id(), inst.result_type()) {
                 self.t.type_of.insert_local(id, ty);
             }
         }
@@ -266,7 +266,11 @@ impl<'m> ValueChecker<'m> {
                 op if takes_image(op) => check_image_operand(t, inst)?,
                 Op::ExtInst => check_ext_inst(t, &self.ext_sets, inst)?,
                 op if is_atomic(op) => check_atomic(t, inst)?,
-                _ if inst.result_type.and_then(|r| t.coop_component(r)).is_some() => {
+                _ if inst
+                    .result_type()
+                    .and_then(|r| t.coop_component(r))
+                    .is_some() =>
+                {
                     check_coop_matrix_result(t, inst, self.ptr_bits)?;
                 }
                 op if has_numeric_result(op) => check_numeric_result(t, inst)?,
@@ -309,7 +313,7 @@ fn is_numeric(s: Option<Shape>) -> bool {
 /// or booleans (lowering maps these to LLVM operations and intrinsics overloaded on that
 /// type); the matrix operand of `OpVectorTimesMatrix` and `OpMatrixTimesVector` excepted.
 fn check_numeric_result(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
-    if let Some(r) = inst.result_type
+    if let Some(r) = inst.result_type()
         && !is_numeric(t.shape(r))
     {
         return Err(inst.invalid(format!(
@@ -337,7 +341,7 @@ fn check_numeric_result(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 /// takes matrices of the result type (`OpMatrixTimesScalar` a scalar of its component
 /// type second), and a conversion a matrix whose component converts to the result's.
 fn check_coop_matrix_result(t: &ValueTypes, inst: &Inst, ptr_bits: u32) -> Result<(), Error> {
-    let Some(r) = inst.result_type else {
+    let Some(r) = inst.result_type() else {
         return Ok(());
     };
     let component = t.coop_component(r);
@@ -439,7 +443,7 @@ fn check_signature(t: &ValueTypes, f: &crate::spirv::Function) -> Result<(), Err
     let Some((ret, params)) = t.function(fty) else {
         return Err(f.def.invalid(format!("%{fty} is not a function type")));
     };
-    if f.def.result_type != Some(ret) {
+    if f.def.result_type() != Some(ret) {
         return Err(f.def.invalid(format!(
             "result type is not the return type %{ret} of function type %{fty}"
         )));
@@ -452,7 +456,7 @@ fn check_signature(t: &ValueTypes, f: &crate::spirv::Function) -> Result<(), Err
         )));
     }
     for (p, want) in f.params.iter().zip(params) {
-        if p.result_type != Some(*want) {
+        if p.result_type() != Some(*want) {
             return Err(p.invalid(format!(
                 "parameter type is not %{want} as the function type says"
             )));
@@ -473,7 +477,7 @@ fn check_call(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
         return Ok(()); // not a function: lowering reports it
     };
     let args = inst.ids_from(1)?;
-    if inst.result_type != Some(ret) || args.len() != params.len() {
+    if inst.result_type() != Some(ret) || args.len() != params.len() {
         return Err(inst.invalid(format!("call does not match the signature of %{callee}")));
     }
     for (a, want) in args.iter().zip(params) {
@@ -547,7 +551,7 @@ fn check_ext_inst(
     // (52) return structs.
     if name == "GLSL.std.450"
         && !matches!(number, 34 | 36 | 52)
-        && let Some(r) = inst.result_type
+        && let Some(r) = inst.result_type()
         && !is_numeric(t.shape(r))
     {
         return Err(inst.invalid(format!(
@@ -597,7 +601,7 @@ fn check_glsl_kinds(t: &ValueTypes, inst: &Inst, opname: &str) -> Result<(), Err
         crate::spirv::Operand::IdRef(v) => t.type_of.get(&SpvId(*v)).copied(),
         _ => None,
     });
-    for ty in inst.result_type.into_iter().chain(values) {
+    for ty in inst.result_type().into_iter().chain(values) {
         if !kind_ok(ty) {
             return Err(inst.invalid(format!(
                 "GLSL.std.450 {opname} takes and returns {}, not type %{ty}",
@@ -655,7 +659,7 @@ fn check_atomic(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
             "pointer %{ptr} points to %{pointee}, not a scalar of a type this atomic operation works on"
         )));
     }
-    if let Some(r) = inst.result_type
+    if let Some(r) = inst.result_type()
         && r != pointee
     {
         return Err(inst.invalid(format!(
@@ -700,7 +704,10 @@ fn check_alignment(inst: &Inst) -> Result<(), Error> {
 /// `[15 x i8]` variable).
 fn check_initializer(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     // And its Storage Class operand is its pointer type's.
-    let declared = inst.result_type.and_then(|p| t.shape(p)).map(|s| s.scalar);
+    let declared = inst
+        .result_type()
+        .and_then(|p| t.shape(p))
+        .map(|s| s.scalar);
     if let (Some(Scalar::Pointer(sc)), Ok(operand)) = (declared, inst.storage_class(0))
         && sc != operand
     {
@@ -711,7 +718,7 @@ fn check_initializer(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     let Some(init) = inst.optional_id(1) else {
         return Ok(());
     };
-    let pointee = inst.result_type.and_then(|p| t.pointee(p));
+    let pointee = inst.result_type().and_then(|p| t.pointee(p));
     if let (Some(i), Some(p)) = (t.type_of.get(&init).copied(), pointee)
         && i != p
     {
@@ -725,7 +732,7 @@ fn check_initializer(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
 /// `OpLoad`'s result and `OpStore`'s object must have the pointer's pointee type.
 fn check_memory_access(t: &ValueTypes, inst: &Inst) -> Result<(), Error> {
     let (value_ty, ptr, what) = match inst.op {
-        Op::Load => (inst.result_type, inst.id(0)?, "result type"),
+        Op::Load => (inst.result_type(), inst.id(0)?, "result type"),
         _ => (
             t.type_of.get(&inst.id(1)?).copied(),
             inst.id(0)?,
@@ -751,7 +758,7 @@ fn check_conversion(t: &ValueTypes, inst: &Inst, ptr_bits: u32) -> Result<(), Er
     }
     let from = inst.id(0)?;
     let o = t.value_shape(from);
-    let r = inst.result_type.and_then(|ty| t.shape(ty));
+    let r = inst.result_type().and_then(|ty| t.shape(ty));
     if let (Some(o), Some(r)) = (o, r)
         && conversion_ok(inst.op, o, r, ptr_bits)
     {
@@ -761,7 +768,7 @@ fn check_conversion(t: &ValueTypes, inst: &Inst, ptr_bits: u32) -> Result<(), Er
         "Op{} cannot convert %{from} of type %{} to type %{}",
         inst.opname(),
         t.type_of.get(&from).copied().unwrap_or_default(),
-        inst.result_type.unwrap_or_default()
+        inst.result_type().unwrap_or_default()
     )))
 }
 
