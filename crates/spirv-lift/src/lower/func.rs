@@ -250,7 +250,14 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     /// Value and SPIR-V type of an id.
     pub fn info(&self, id: SpvId) -> Result<ValInfo, Error> {
         match self.cx.values.get(id) {
-            Some(vi) if vi.func.is_none() || vi.func == Some(self.spv_id) => Ok(vi),
+            // (A local is this function's: the checks refuse an id of another function.
+            // One out of this function's range is refused all the same, never indexed.)
+            Some(ValInfo {
+                v: Value::Local(l), ..
+            }) if l.index() >= self.f.locals.len() => Err(crate::error::invalid(format!(
+                "%{id} is used where it is not defined (its definition must dominate this use)"
+            ))),
+            Some(vi) => Ok(vi),
             _ => Err(crate::error::invalid(format!(
                 "%{id} is used where it is not defined (its definition must dominate this use)"
             ))),
@@ -310,7 +317,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         let vi = ValInfo {
             v,
             spv_ty,
-            func: Some(self.spv_id),
+            local: true,
         };
         if !self.cx.values.set(id, vi)? {
             return Err(inst.err("result id out of bound"));

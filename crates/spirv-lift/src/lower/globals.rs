@@ -294,21 +294,29 @@ impl Ctx<'_> {
         let lf = self.m.func_mut(fid);
         // Every parameter is named: the body (if it comes) makes the namer again.
         lf.drop_namer();
-        if self.convergent_fns.contains(id) {
-            lf.attrs.push(FnAttr::Convergent);
-        }
-        if let Ok(Operand::FunctionControl(fc)) = f.def.operand(0) {
-            if fc.contains(FunctionControl::DONT_INLINE) {
-                lf.attrs.push(FnAttr::NoInline);
-            } else if fc.contains(FunctionControl::INLINE) {
-                lf.attrs.push(FnAttr::AlwaysInline);
+        let inline = match f.def.operand(0) {
+            Ok(Operand::FunctionControl(fc)) if fc.contains(FunctionControl::DONT_INLINE) => {
+                Some(FnAttr::NoInline)
             }
-        }
+            Ok(Operand::FunctionControl(fc)) if fc.contains(FunctionControl::INLINE) => {
+                Some(FnAttr::AlwaysInline)
+            }
+            _ => None,
+        };
+        let convergent = self
+            .convergent_fns
+            .contains(id)
+            .then_some(FnAttr::Convergent);
+        // Exactly sized (a thin vector would otherwise take room for four): a module of
+        // many functions keeps every declaration's attributes.
+        lf.attrs
+            .reserve_exact(usize::from(convergent.is_some()) + usize::from(inline.is_some()));
+        lf.attrs.extend(convergent.into_iter().chain(inline));
         for ((pid, pty, ..), l) in param_info.iter().zip(locals) {
             let vi = super::ValInfo {
                 v: Value::Local(l),
                 spv_ty: *pty,
-                func: Some(id),
+                local: true,
             };
             self.values.set(*pid, vi)?;
         }

@@ -549,7 +549,7 @@ impl<'a> Ctx<'a> {
 
     /// A module-level value (constant, global, function address).
     pub fn global_value(&self, id: SpvId) -> Option<ValInfo> {
-        self.values.get(id).filter(|v| v.func.is_none())
+        self.values.get(id).filter(|v| !v.local)
     }
 
     /// The integer value of a constant id (scope, semantics, literal-like operands), once
@@ -611,7 +611,7 @@ impl<'a> Ctx<'a> {
         let vi = ValInfo {
             v,
             spv_ty,
-            func: None,
+            local: false,
         };
         if !self.values.set(id, vi)? {
             return Err(Error::new(ErrorKind::IdOutOfBound {

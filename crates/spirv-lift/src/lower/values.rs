@@ -1,4 +1,4 @@
-//! The lowered value of each SPIR-V id, in 12 bytes per id (a module of 3,000 kernels has
+//! The lowered value of each SPIR-V id, in 8 bytes per id (a module of 3,000 kernels has
 //! a quarter of a million ids, most of them function-local), and the LLVM function of
 //! each SPIR-V function id in 4.
 
@@ -6,31 +6,34 @@ use crate::error::{Error, ErrorKind};
 use crate::llvm::{ConstId, FuncId, GlobalId, LocalId, Value};
 use crate::spirv::{Header, IdTable, SpvId, SpvTypeId};
 
-/// A lowered value with its SPIR-V type and owning function (for locals).
+/// A lowered value with its SPIR-V type, and whether a function owns it (a function's
+/// own value, or a module variable it passes its own way, as a parameter or a handle).
+/// Which function is not recorded: the checks refuse an id used in a function that does
+/// not define it (`spirv/check/dominance.rs`), and a function sets the module variables
+/// it passes its own way before its body, so a function only ever reads its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ValInfo {
     pub v: Value,
     pub spv_ty: SpvTypeId,
-    pub func: Option<SpvId>,
+    pub local: bool,
 }
 
 /// [`ValInfo`] packed: the value's kind in the top two bits of `v` and its index in the
-/// rest, `u32::MAX` for an id without a value; `func` 0 for a module-level value (no
-/// function has id 0: ids start at 1).
+/// rest, `u32::MAX` for an id without a value; `local` in the top bit of the type (ids
+/// are below 2^22).
 #[derive(Clone, Copy, Debug)]
 struct Packed {
     v: u32,
     spv_ty: u32,
-    func: u32,
 }
 
 const UNSET: Packed = Packed {
     v: u32::MAX,
     spv_ty: 0,
-    func: 0,
 };
 const INDEX_BITS: u32 = 30;
 const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
+const LOCAL: u32 = 1 << 31;
 
 impl Packed {
     fn pack(vi: ValInfo) -> Option<Packed> {
@@ -41,18 +44,12 @@ impl Packed {
             Value::Func(f) => (3, f.0),
         };
         // The largest index of the last kind is UNSET, so it is refused too.
-        if index >= INDEX_MASK {
+        if index >= INDEX_MASK || vi.spv_ty.0 & LOCAL != 0 {
             return None;
         }
-        let func = match vi.func {
-            Some(SpvId(0)) => return None,
-            Some(f) => f.0,
-            None => 0,
-        };
         Some(Packed {
             v: (kind << INDEX_BITS) | index,
-            spv_ty: vi.spv_ty.0,
-            func,
+            spv_ty: vi.spv_ty.0 | if vi.local { LOCAL } else { 0 },
         })
     }
 
@@ -69,8 +66,8 @@ impl Packed {
         };
         Some(ValInfo {
             v,
-            spv_ty: SpvTypeId(self.spv_ty),
-            func: (self.func != 0).then_some(SpvId(self.func)),
+            spv_ty: SpvTypeId(self.spv_ty & !LOCAL),
+            local: self.spv_ty & LOCAL != 0,
         })
     }
 }
@@ -177,8 +174,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_kind_of_value_round_trips_in_twelve_bytes() {
-        assert_eq!(std::mem::size_of::<Packed>(), 12);
+    fn every_kind_of_value_round_trips_in_eight_bytes() {
+        assert_eq!(std::mem::size_of::<Packed>(), 8);
         let values = [
             Value::Local(LocalId(0)),
             Value::Const(ConstId(7)),
@@ -186,11 +183,11 @@ mod tests {
             Value::Func(FuncId(INDEX_MASK - 1)),
         ];
         for v in values {
-            for func in [None, Some(SpvId(1)), Some(SpvId(u32::MAX))] {
+            for (local, ty) in [(false, 42), (true, 42), (true, (1 << 22) - 1)] {
                 let vi = ValInfo {
                     v,
-                    spv_ty: SpvTypeId(42),
-                    func,
+                    spv_ty: SpvTypeId(ty),
+                    local,
                 };
                 assert_eq!(Packed::pack(vi).and_then(Packed::unpack), Some(vi));
             }
@@ -199,19 +196,19 @@ mod tests {
     }
 
     #[test]
-    fn indices_that_do_not_fit_are_refused() {
+    fn indices_and_types_that_do_not_fit_are_refused() {
         let vi = |v| ValInfo {
             v,
             spv_ty: SpvTypeId(1),
-            func: None,
+            local: false,
         };
         assert!(Packed::pack(vi(Value::Local(LocalId(INDEX_MASK)))).is_none());
         assert!(Packed::pack(vi(Value::Func(FuncId(u32::MAX)))).is_none());
-        let in_func_zero = ValInfo {
-            func: Some(SpvId(0)),
+        let big_type = ValInfo {
+            spv_ty: SpvTypeId(LOCAL),
             ..vi(Value::Local(LocalId(1)))
         };
-        assert!(Packed::pack(in_func_zero).is_none());
+        assert!(Packed::pack(big_type).is_none());
     }
 
     #[test]

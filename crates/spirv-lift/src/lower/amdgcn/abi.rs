@@ -230,7 +230,7 @@ impl Ctx<'_> {
                     crate::lower::ValInfo {
                         v: Value::Local(l),
                         spv_ty: ptr_ty,
-                        func: Some(func),
+                        local: true,
                     },
                 ));
             }

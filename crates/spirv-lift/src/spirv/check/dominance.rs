@@ -9,11 +9,17 @@
 
 use crate::analysis::{Cfg, DomTree, FunctionAnalyses, Node};
 use crate::error::Error;
-use crate::spirv::{Function, IdMap, Inst, Op, Operand, SpvId};
+use crate::spirv::{Function, IdMap, IdSet, Inst, Op, Operand, SpvId};
 
 /// Checks a function body's SSA dominance, returning the CFG analyses it computed for
-/// the passes after it.
-pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error> {
+/// the passes after it. An id the function uses is one it defines (a value, a parameter,
+/// a label) or one of `module_level`: never another function's.
+pub(super) fn check_function(
+    func: &Function,
+    module_level: &IdSet,
+) -> Result<FunctionAnalyses, Error> {
+    let mut params: Vec<SpvId> = func.params.iter().filter_map(Inst::result_id).collect();
+    params.sort_unstable();
     let analyses = crate::spirv::cfg::analyses(func)?;
     let index = crate::spirv::cfg::block_numbers(func);
     let (cfg, dom) = (&analyses.cfg, &analyses.dom);
@@ -47,6 +53,8 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
                     index: &index,
                     cfg,
                     dom,
+                    module_level,
+                    params: &params,
                 };
                 phi.check(inst)?;
                 continue;
@@ -54,7 +62,16 @@ pub(super) fn check_function(func: &Function) -> Result<FunctionAnalyses, Error>
             past_phis |= !matches!(inst.op, Op::Line | Op::NoLine);
             for id in inst.used_ids() {
                 let Some((db, dk)) = defs.get(id) else {
-                    continue; // a global, a parameter, a label or a function
+                    // A global, a function, or a parameter or label of this function.
+                    if module_level.contains(id)
+                        || params.binary_search(&id).is_ok()
+                        || index.get(id).is_some()
+                    {
+                        continue;
+                    }
+                    return Err(inst.invalid(format!(
+                        "%{id} is used where it is not defined (its definition must dominate this use)"
+                    )));
                 };
                 let ok = if db == bi as u32 {
                     dk < k as u32
@@ -77,6 +94,8 @@ struct Phi<'a> {
     index: &'a IdMap<u32>,
     cfg: &'a Cfg,
     dom: &'a DomTree,
+    module_level: &'a IdSet,
+    params: &'a [SpvId],
 }
 
 impl Phi<'_> {
@@ -120,10 +139,20 @@ impl Phi<'_> {
                     "phi parent %{parent} is not a predecessor of this block"
                 )));
             }
-            let Some((db, _)) = self.defs.get(v) else {
-                continue;
-            };
             let parent_reachable = self.dom.dominates(Node(p), Node(p));
+            let Some((db, _)) = self.defs.get(v) else {
+                // A global or a parameter of this function; never another function's
+                // (from a parent that runs: the lowering drops the others).
+                if !parent_reachable
+                    || self.module_level.contains(v)
+                    || self.params.binary_search(&v).is_ok()
+                {
+                    continue;
+                }
+                return Err(inst.invalid(format!(
+                    "%{v} is used where it is not defined (its definition must dominate this use)"
+                )));
+            };
             if parent_reachable && !self.dom.dominates(Node(db), Node(p)) {
                 return Err(not_dominated(inst, v));
             }

@@ -66,6 +66,18 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         }
         v
     };
+    // The ids defined outside function bodies: a function may use these and its own.
+    let module_level = {
+        let mut m = module.header.id_set();
+        let defs = module.preamble.iter().chain(&module.globals);
+        for id in defs
+            .chain(module.functions.iter().map(|f| &f.def))
+            .filter_map(Inst::result_id)
+        {
+            m.insert(id);
+        }
+        m
+    };
     let n = module.functions.len();
     let mut facts = Facts {
         calls: Default::default(),
@@ -120,7 +132,7 @@ pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Erro
         check_function(&func)?;
         values.function(&func)?;
         limits.function(i, &func)?;
-        let analyses = dominance::check_function(&func)?;
+        let analyses = dominance::check_function(&func, &module_level)?;
         if func.blocks.len() >= super::KEEP_ANALYSES {
             facts.analyses[i] = Some(Box::new(analyses));
         }
