@@ -371,6 +371,20 @@ fn main() {
         )],
     ));
     cases.push(text(
+        "value-of-another-function",
+        &[(
+            "%acc2 = OpIAdd %uint %acc %v",
+            "%acc2 = OpIAdd %uint %acc %x2",
+        )],
+    ));
+    cases.push(text(
+        "phi-value-of-another-function",
+        &[(
+            "%v = OpPhi %uint %i %body %h %then",
+            "%v = OpPhi %uint %i %body %x %then",
+        )],
+    ));
+    cases.push(text(
         "phi-missing-predecessor",
         &[(
             "%v = OpPhi %uint %i %body %h %then",

@@ -67,3 +67,28 @@ fn every_type_declaration_is_a_type_op() {
         assert_eq!(super::is_type_op(op), named, "{op:?}");
     }
 }
+
+/// A value (or phi value) of another function is refused by the checks, before lowering:
+/// the lowering keeps no owner per value, only whether a function owns it.
+#[test]
+fn the_checks_refuse_a_value_of_another_function() {
+    for (file, id) in [
+        ("value-of-another-function.spv", 24),
+        ("phi-value-of-another-function.spv", 22),
+    ] {
+        let words = corpus_words(&format!("tests/malformed/{file}"));
+        for streaming in [false, true] {
+            let loaded = if streaming {
+                load_streaming(&words).map(|_| ())
+            } else {
+                super::load(&words).map(|_| ())
+            };
+            let e = loaded.expect_err(file);
+            assert!(
+                e.to_string()
+                    .contains(&format!("%{id} is used where it is not defined")),
+                "{file}: {e}"
+            );
+        }
+    }
+}
