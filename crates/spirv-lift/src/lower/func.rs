@@ -117,9 +117,14 @@ pub(crate) fn lower_function(
         results * (id_digits + 1) + reachable * (id_digits + 2),
     );
     let mut blocks = Vec::with_capacity(func.blocks.len());
+    cx.funcs.set_labels(|| {
+        func.blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.id(), i as u32))
+    });
     for (i, b) in func.blocks.iter().enumerate() {
         let id = b.id();
-        cx.funcs.set_label(id, i as u32);
         if cfg.is_reachable(Node(i as u32)) {
             let hint = cx
                 .names
@@ -194,9 +199,7 @@ pub(crate) fn lower_function(
         }
     }
     // The SPIR-V body is not needed any more (the phis' parents are block numbers).
-    for b in &func.blocks {
-        fx.cx.funcs.clear_label(b.id());
-    }
+    fx.cx.funcs.clear_labels();
     drop(func);
     fx.fill_phis(cfg)?;
     let allocas = std::mem::take(&mut fx.entry_allocas);

@@ -292,7 +292,7 @@ impl<'a> Ctx<'a> {
             m: llvm::Module::new(""),
             types: types::TypeTable::new(&spv.types),
             values: values::Values::new(&header),
-            funcs: values::Funcs::new(&header),
+            funcs: values::Funcs::new(functions.iter().map(spirv::Function::id)),
             names: Default::default(),
             decorations: Default::default(),
             entry_points: Vec::new(),

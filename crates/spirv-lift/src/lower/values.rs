@@ -4,7 +4,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{ConstId, FuncId, GlobalId, LocalId, Value};
-use crate::spirv::{Header, IdTable, SpvId, SpvTypeId};
+use crate::spirv::{Header, IdMap, IdTable, SpvId, SpvTypeId};
 
 /// A lowered value with its SPIR-V type, and whether a function owns it (a function's
 /// own value, or a module variable it passes its own way, as a parameter or a handle).
@@ -106,66 +106,51 @@ impl Values {
     }
 }
 
-/// The LLVM function of each SPIR-V function id, and the number of each block label of
-/// the function being lowered (one table: an id is a function or a label, never both).
+/// The LLVM function of each SPIR-V function id (a map over the module's function ids),
+/// and the number of each block label of the function being lowered (a map over that
+/// function's labels, made for it and dropped after it): a module of many small functions
+/// pays for its functions and one function's labels, not 4 bytes per id.
 pub(crate) struct Funcs {
-    table: IdTable<u32>,
+    functions: IdMap<u32>,
+    labels: IdMap<u32>,
 }
 
-/// Marks a label's entry in [`Funcs`]: a label is never taken for a function.
-const LABEL: u32 = 1 << 31;
-
 impl Funcs {
-    pub(crate) fn new(header: &Header) -> Funcs {
+    /// For the functions `ids` (each may then be given its LLVM function).
+    pub(crate) fn new(ids: impl Iterator<Item = SpvId> + Clone) -> Funcs {
         Funcs {
-            table: header.id_table(u32::MAX),
+            functions: IdMap::from_keys(|| ids.clone().map(|id| (id, u32::MAX)), u32::MAX),
+            labels: IdMap::new(0, 0, 0, u32::MAX),
         }
     }
 
     /// The LLVM function declared for SPIR-V function `id`.
     pub(crate) fn get(&self, id: SpvId) -> Option<FuncId> {
-        self.table
-            .get(id)
-            .filter(|&&f| f & LABEL == 0)
-            .map(|&f| FuncId(f))
+        self.functions.get(id).map(FuncId)
     }
 
-    /// Records the LLVM function of SPIR-V function `id` (ids at or above the bound and
-    /// indices from 2^31 are not recorded).
+    /// Records the LLVM function of SPIR-V function `id`.
     pub(crate) fn set(&mut self, id: SpvId, f: FuncId) {
-        if let Some(slot) = self.table.get_mut(id)
-            && f.0 & LABEL == 0
-        {
-            *slot = f.0;
+        if f.0 != u32::MAX {
+            self.functions.insert(id, f.0);
         }
     }
 
-    /// Records that label `id` is block `n` (module order) of the function being
-    /// lowered (from 2^31 blocks, or on a function's id, nothing is recorded).
-    pub(crate) fn set_label(&mut self, id: SpvId, n: u32) {
-        if let Some(slot) = self.table.get_mut(id)
-            && n & LABEL == 0
-            && *slot & LABEL != 0
-        {
-            *slot = LABEL | n;
-        }
+    /// The block labels of the function about to be lowered, with their numbers (module
+    /// order), which `labels` yields (twice). A label is never taken for a function, nor
+    /// a function for a label: they are in maps of their own.
+    pub(crate) fn set_labels<I: Iterator<Item = (SpvId, u32)>>(&mut self, labels: impl Fn() -> I) {
+        self.labels = IdMap::from_keys(labels, u32::MAX);
     }
 
     /// The block number of label `id` in the function being lowered.
     pub(crate) fn label(&self, id: SpvId) -> Option<u32> {
-        self.table
-            .get(id)
-            .filter(|&&f| f != u32::MAX && f & LABEL != 0)
-            .map(|&f| f & !LABEL)
+        self.labels.get(id)
     }
 
-    /// Forgets label `id` (once its function is lowered).
-    pub(crate) fn clear_label(&mut self, id: SpvId) {
-        if let Some(slot) = self.table.get_mut(id)
-            && *slot & LABEL != 0
-        {
-            *slot = u32::MAX;
-        }
+    /// Forgets the labels (once their function is lowered).
+    pub(crate) fn clear_labels(&mut self) {
+        self.labels = IdMap::new(0, 0, 0, u32::MAX);
     }
 }
 
@@ -212,31 +197,21 @@ mod tests {
     }
 
     #[test]
-    fn labels_share_the_function_table_without_shadowing_functions() {
-        let mut t = Funcs {
-            table: IdTable::new(16, true, u32::MAX),
-        };
+    fn labels_never_shadow_functions() {
+        let mut t = Funcs::new([SpvId(3), SpvId(10)].into_iter());
         t.set(SpvId(3), FuncId(5));
-        t.set_label(SpvId(4), 0);
-        t.set_label(SpvId(7), 9);
-        // A label on a function's id is not recorded, and a label is not a function.
-        t.set_label(SpvId(3), 1);
-        assert_eq!(t.get(SpvId(3)), Some(FuncId(5)));
-        assert_eq!(t.label(SpvId(3)), None);
+        assert_eq!((t.get(SpvId(3)), t.get(SpvId(10))), (Some(FuncId(5)), None));
+        t.set_labels(|| [(SpvId(4), 0), (SpvId(7), 9)].into_iter());
+        // A label is not a function, and a function not a label.
+        assert_eq!(
+            (t.get(SpvId(3)), t.label(SpvId(3))),
+            (Some(FuncId(5)), None)
+        );
         assert_eq!((t.label(SpvId(4)), t.get(SpvId(4))), (Some(0), None));
         assert_eq!(t.label(SpvId(7)), Some(9));
-        // A label set again takes the new number (the last definition wins).
-        t.set_label(SpvId(7), 2);
-        assert_eq!(t.label(SpvId(7)), Some(2));
-        // Cleared labels are gone; clearing a function's id leaves it.
-        for id in [4, 7, 3] {
-            t.clear_label(SpvId(id));
-        }
+        // Cleared labels are gone; the functions stay.
+        t.clear_labels();
         assert_eq!((t.label(SpvId(4)), t.label(SpvId(7))), (None, None));
         assert_eq!(t.get(SpvId(3)), Some(FuncId(5)));
-        // Numbers from 2^31, and function indices from 2^31, are not recorded.
-        t.set_label(SpvId(8), LABEL);
-        t.set(SpvId(9), FuncId(LABEL));
-        assert_eq!((t.label(SpvId(8)), t.get(SpvId(9))), (None, None));
     }
 }

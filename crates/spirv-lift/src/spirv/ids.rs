@@ -144,6 +144,7 @@ impl IdSet {
     }
 
     /// Whether `id` is in the set.
+    #[inline]
     pub(crate) fn contains(&self, id: impl Into<SpvId>) -> bool {
         let id = id.into().0;
         match &self.repr {
@@ -238,6 +239,7 @@ impl<V: Copy + PartialEq> IdMap<V> {
     }
 
     /// The value of `id`, if it has one.
+    #[inline]
     pub(crate) fn get(&self, id: SpvId) -> Option<V> {
         let v = match id
             .0
