@@ -25,10 +25,11 @@ pub(crate) fn release_freed_memory_at_once() {
 
 /// The input size from which transparent huge pages are turned back on: below it they cost
 /// more than they give (a 2 MiB page zeroed and resident whole for a few kilobytes used:
-/// a small kernel translates 1.4× faster without them, in half the memory); from about
-/// 20 MB the fewer TLB misses win (the 40 MB module 1.17× faster with them, for 3 % more
-/// memory).
-const HUGE_PAGES_FROM: u64 = 16 << 20;
+/// a small kernel translates 1.4× faster without them, in half the memory). On the 20 MB
+/// kernel module they bought no time for 35 % more memory (95 MB against 70.6 MB); on the
+/// 50 MB one 1.14× less time for 9 % more (`hyperfine -r 5`, `/usr/bin/time -f %M`,
+/// `MIMALLOC_ALLOW_THP=0` for the run without).
+const HUGE_PAGES_FROM: u64 = 32 << 20;
 
 /// Turns transparent huge pages back on when an input is at least [`HUGE_PAGES_FROM`]
 /// bytes (they were turned off before `main`; see [`no_transparent_huge_pages`]).

@@ -75,9 +75,11 @@ impl Decorations {
         None
     }
 
-    /// Sorts the decorations by target (stable: a target's stay in module order).
+    /// Sorts the decorations by target, a target's in module order (each came from its
+    /// own instruction, so its word offset orders them: an unstable sort gives the
+    /// stable order without a scratch copy of the list).
     pub(crate) fn finish(&mut self) {
-        self.list.sort_by_key(|d| d.target);
+        self.list.sort_unstable_by_key(|d| (d.target, d.word));
         self.list.shrink_to_fit();
     }
 

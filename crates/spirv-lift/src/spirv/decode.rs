@@ -501,7 +501,7 @@ fn fast(
 
 /// Decodes every instruction (`offsets` from `instruction_offsets`).
 #[cfg(any(test, feature = "fuzzing"))]
-pub(super) fn decode(words: &[u32], offsets: &[usize], header: Header) -> Result<Vec<Inst>, Error> {
+pub(super) fn decode(words: &[u32], offsets: &[u32], header: Header) -> Result<Vec<Inst>, Error> {
     let mut insts = Vec::with_capacity(offsets.len());
     decode_each(words, offsets, header, |inst| insts.push(inst))?;
     Ok(insts)
@@ -511,12 +511,12 @@ pub(super) fn decode(words: &[u32], offsets: &[usize], header: Header) -> Result
 /// first malformed one.
 pub(super) fn decode_each(
     words: &[u32],
-    offsets: &[usize],
+    offsets: &[u32],
     header: Header,
     mut each: impl FnMut(Inst),
 ) -> Result<Widths, Error> {
     let mut widths = Widths::new(header);
-    for &at in offsets {
+    for at in offsets.iter().map(|&o| o as usize) {
         let inst = decode_one(words, at, &widths)?;
         widths.note_reads(&inst, at);
         widths.track(&inst);

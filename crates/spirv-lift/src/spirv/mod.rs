@@ -666,6 +666,7 @@ pub fn decode_instructions(words: &[u32], reference: bool) -> Result<Vec<Inst>, 
     check_module_size(words.len())?;
     let offsets = instruction_offsets(words)?;
     if reference {
+        let offsets: Vec<usize> = offsets.iter().map(|&o| o as usize).collect();
         decode::decode_reference(words, &offsets)
     } else {
         decode::decode(words, &offsets, header)
@@ -706,8 +707,10 @@ fn read_header(words: &[u32]) -> Result<Header, Error> {
     })
 }
 
-/// Word offsets of every instruction, checking that word counts tile the module.
-pub(crate) fn instruction_offsets(words: &[u32]) -> Result<Vec<usize>, Error> {
+/// Word offsets of every instruction, checking that word counts tile the module (4 bytes
+/// each: a module accepted has at most 2^24 words).
+pub(crate) fn instruction_offsets(words: &[u32]) -> Result<Vec<u32>, Error> {
+    check_module_size(words.len())?;
     let mut offsets = Vec::new();
     let mut at = 5;
     while at < words.len() {
@@ -738,7 +741,8 @@ pub(crate) fn instruction_offsets(words: &[u32]) -> Result<Vec<usize>, Error> {
             ));
         }
         screen_spec_constant_op(words, at, count)?;
-        offsets.push(at);
+        // Below 2^24: the size was checked.
+        offsets.push(at as u32);
         at += count as usize;
     }
     Ok(offsets)
@@ -961,12 +965,15 @@ impl Sections {
 
     /// Sizes the module's instruction vectors from the opcodes (a pass over the words),
     /// so that the preamble and globals of a large module are not grown by doubling.
-    fn reserve(&mut self, words: &[u32], offsets: &[usize]) {
+    fn reserve(&mut self, words: &[u32], offsets: &[u32]) {
         let (mut preamble, mut globals, mut functions) = (0, 0, 0);
         let (mut names, mut decorations) = (0, 0);
         let mut in_function = false;
         for &at in offsets {
-            let Some(op) = words.get(at).and_then(|w| Op::from_u32(w & 0xFFFF)) else {
+            let Some(op) = words
+                .get(at as usize)
+                .and_then(|w| Op::from_u32(w & 0xFFFF))
+            else {
                 continue;
             };
             match op {

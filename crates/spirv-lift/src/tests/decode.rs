@@ -104,6 +104,7 @@ fn spec_constant_operations_decode_by_their_grammar() {
         let offsets = crate::spirv::instruction_offsets(w).expect("offsets");
         offsets
             .into_iter()
+            .map(|at| at as usize)
             .find(|&at| w[at] & 0xffff == Op::SpecConstantOp as u32 && w[at] >> 16 == 6)
             .expect("an OpSpecConstantOp of six words")
     };
