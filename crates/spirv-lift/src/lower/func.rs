@@ -255,12 +255,9 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         match self.cx.values.get(id) {
             // (A local is this function's: the checks refuse an id of another function.
             // One out of this function's range is refused all the same, never indexed.)
-            Some(ValInfo {
-                v: Value::Local(l), ..
-            }) if l.index() >= self.f.locals.len() => Err(crate::error::invalid(format!(
-                "%{id} is used where it is not defined (its definition must dominate this use)"
-            ))),
-            Some(vi) => Ok(vi),
+            Some(vi) if !matches!(vi.v, Value::Local(l) if l.index() >= self.f.locals.len()) => {
+                Ok(vi)
+            }
             _ => Err(crate::error::invalid(format!(
                 "%{id} is used where it is not defined (its definition must dominate this use)"
             ))),
@@ -445,13 +442,48 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 self.emit_void(InstKind::Br { dest });
                 Ok(())
             }
-            _ => self.lower_control_rest(inst),
+            Op::BranchConditional => {
+                let c = self.val(inst.id(0)?)?;
+                let t = self.block_of(inst.id(1)?)?;
+                let f = self.block_of(inst.id(2)?)?;
+                self.emit_void(InstKind::CondBr { c, t, f });
+                Ok(())
+            }
+            Op::Switch => self.lower_switch(inst),
+            Op::Return => {
+                self.emit_void(InstKind::Ret { val: None });
+                Ok(())
+            }
+            Op::ReturnValue => {
+                let v = self.val(inst.id(0)?)?;
+                self.emit_void(InstKind::Ret { val: Some(v) });
+                Ok(())
+            }
+            Op::Unreachable => {
+                self.emit_void(InstKind::Unreachable);
+                Ok(())
+            }
+            // Terminators that end the invocation's work here (in ray-tracing stages, the
+            // intersection is ignored or the ray's traversal ends).
+            Op::Kill
+            | Op::TerminateInvocation
+            | Op::IgnoreIntersectionKHR
+            | Op::TerminateRayKHR => {
+                // `__spirv_<Op>`, as every builtin call is named (builtins.rs).
+                let name = format!("__spirv_{}", inst.opname());
+                self.call_builtin(inst, &name, &[], None, false)?;
+                self.emit_void(InstKind::Unreachable);
+                Ok(())
+            }
+            Op::EmitMeshTasksEXT => self.emit_mesh_tasks(inst),
+            Op::FunctionCall => self.lower_call(inst),
+            _ => Err(inst.unsupported()),
         }
     }
 
     /// Lowers an `OpPhi` given its (value, parent) pairs (`None` for a malformed pair):
     /// an empty phi now, filled once every block is lowered.
-    pub(super) fn lower_phi(
+    fn lower_phi(
         &mut self,
         inst: &Inst,
         pairs: impl Iterator<Item = Option<(u32, u32)>>,
@@ -490,49 +522,6 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             end: self.phi_pairs.len() as u32,
         });
         self.define(inst, Value::Local(l))
-    }
-
-    /// The terminators and `OpFunctionCall` ([`FnCtx::lower_control`] after `OpPhi` and
-    /// `OpBranch`).
-    fn lower_control_rest(&mut self, inst: &Inst) -> Result<(), Error> {
-        match inst.op {
-            Op::BranchConditional => {
-                let c = self.val(inst.id(0)?)?;
-                let t = self.block_of(inst.id(1)?)?;
-                let f = self.block_of(inst.id(2)?)?;
-                self.emit_void(InstKind::CondBr { c, t, f });
-                Ok(())
-            }
-            Op::Switch => self.lower_switch(inst),
-            Op::Return => {
-                self.emit_void(InstKind::Ret { val: None });
-                Ok(())
-            }
-            Op::ReturnValue => {
-                let v = self.val(inst.id(0)?)?;
-                self.emit_void(InstKind::Ret { val: Some(v) });
-                Ok(())
-            }
-            Op::Unreachable => {
-                self.emit_void(InstKind::Unreachable);
-                Ok(())
-            }
-            // Terminators that end the invocation's work here (in ray-tracing stages, the
-            // intersection is ignored or the ray's traversal ends).
-            Op::Kill
-            | Op::TerminateInvocation
-            | Op::IgnoreIntersectionKHR
-            | Op::TerminateRayKHR => {
-                // `__spirv_<Op>`, as every builtin call is named (builtins.rs).
-                let name = format!("__spirv_{}", inst.opname());
-                self.call_builtin(inst, &name, &[], None, false)?;
-                self.emit_void(InstKind::Unreachable);
-                Ok(())
-            }
-            Op::EmitMeshTasksEXT => self.emit_mesh_tasks(inst),
-            Op::FunctionCall => self.lower_call(inst),
-            _ => Err(inst.unsupported()),
-        }
     }
 
     /// Calls `__spirv_ConstantSampler` at the top of the entry block for each

@@ -147,19 +147,14 @@ pub(crate) struct Deferred {
     pub count: u32,
 }
 
-/// Blocks of at least this many instructions are decoded as they are lowered
-/// ([`Function::deferred`]): every block with an instruction before its terminator (and
-/// merge), so that the lowering holds only each block's terminator and merge decoded
-/// beside what it builds.
-pub(crate) const DEFER_BLOCKS_FROM: u32 = 2;
-
 /// Which instructions of a body decoded again for lowering are deferred
-/// ([`Function::deferred`]).
+/// ([`Function::deferred`]): decoded while their block is lowered, so that the lowering
+/// holds only what each block keeps decoded beside what it builds. A block with nothing
+/// to defer keeps all of its instructions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Defer {
-    /// Those before each block's terminator (and merge instruction), in blocks of at
-    /// least [`DEFER_BLOCKS_FROM`] instructions: the function's CFG is built from the
-    /// terminators kept.
+    /// Those before each block's terminator (and merge instruction): the function's CFG
+    /// is built from the terminators kept.
     BeforeTerminators,
     /// Also the terminator of a block without a merge instruction (a block with one keeps
     /// both: the structured constructs are read from them). For a function whose CFG and
@@ -427,7 +422,6 @@ pub(crate) fn load_streaming(words: &[u32]) -> Result<Module, Error> {
 
 fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     let header = read_header(words)?;
-    check_module_size(words.len())?;
     let offsets = instruction_offsets(words)?;
     // Instructions are filed as they are decoded (no second copy of the module); a
     // decoding error anywhere still comes before a structure error, and that before an
@@ -617,13 +611,14 @@ fn decode_function(
                 .get(block as usize)
                 .copied()
                 .unwrap_or(0);
-            let merge = merged.get(block as usize) == Some(&true);
-            let (tail, from) = match defer {
-                _ if merge => (2, DEFER_BLOCKS_FROM),
-                Some(Defer::AllButMerges) => (0, 1),
-                _ => (1, DEFER_BLOCKS_FROM),
+            // What the block keeps decoded: merge and terminator, the terminator, or
+            // nothing.
+            let tail = match defer {
+                _ if merged.get(block as usize) == Some(&true) => 2,
+                Some(Defer::AllButMerges) => 0,
+                _ => 1,
             };
-            if defer.is_some() && size >= from && size > tail {
+            if defer.is_some() && size > tail {
                 skip = size - tail;
                 // A block deferred whole (terminator included) is ended after it.
                 close_after_skip = tail == 0;
@@ -663,7 +658,6 @@ fn decode_function(
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn decode_instructions(words: &[u32], reference: bool) -> Result<Vec<Inst>, Error> {
     let header = read_header(words)?;
-    check_module_size(words.len())?;
     let offsets = instruction_offsets(words)?;
     if reference {
         let offsets: Vec<usize> = offsets.iter().map(|&o| o as usize).collect();

@@ -202,7 +202,7 @@ OpFunctionEnd
 
 #[test]
 fn long_blocks_decoded_as_they_are_lowered_translate_as_kept_bodies() {
-    let n = crate::spirv::DEFER_BLOCKS_FROM as usize + 100;
+    let n = 102;
     let cases = [
         ("shader", long_loop_shader(n, None), true),
         ("kernel", long_kernel(n), true),
