@@ -471,6 +471,19 @@ impl Module {
         }
     }
 
+    /// Whether a type is an identified struct without a body (`type opaque`): a type of
+    /// unknown size, which LLVM lets only be pointed to (never a member, an element, a
+    /// `getelementptr` base or a value).
+    pub(crate) fn is_opaque_struct(&self, ty: TypeId) -> bool {
+        match self.types.value(ty.index()) {
+            Type::Named(i) => self
+                .structs
+                .get(*i as usize)
+                .is_some_and(|s| s.2 == StructForm::Opaque),
+            _ => false,
+        }
+    }
+
     /// The field types of a struct type (identified or literal), if it is one.
     pub(crate) fn struct_fields(&self, ty: TypeId) -> Option<&[TypeId]> {
         match self.types.value(ty.index()) {

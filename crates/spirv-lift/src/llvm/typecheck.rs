@@ -31,6 +31,18 @@ pub fn check_global(m: &Module, g: &super::Global) -> Result<(), String> {
     ))
 }
 
+/// LLVM's verifier refuses a type of unknown size (`void`, `token`, an identified struct
+/// without a body) as what is allocated, loaded, stored or addressed by a
+/// `getelementptr`.
+fn sized(m: &Module, t: TypeId, what: &str) -> Result<(), String> {
+    if matches!(m.type_of_id(t), Type::Void | Type::Token) || m.is_opaque_struct(t) {
+        let mut name = String::new();
+        super::write_type_string(m, t, &mut name);
+        return Err(format!("{what} of {name}, a type of unknown size"));
+    }
+    Ok(())
+}
+
 /// The address space of the stack on amdgcn (its data layout's alloca space).
 const AMDGPU_STACK_AS: u32 = 5;
 
@@ -562,14 +574,24 @@ pub fn check_inst(m: &Module, f: &Function, inst: &Inst) -> Result<(), String> {
             res == Some(*to) && cast_ok(m, *op, ty(*v), *to),
             "a conversion",
         ),
-        InstKind::Load { ty: t, ptr, .. } => want(is_ptr(ty(*ptr)) && res == Some(*t), "a load"),
-        InstKind::Store { ptr, .. } => want(is_ptr(ty(*ptr)), "a store"),
+        InstKind::Load { ty: t, ptr, .. } => {
+            sized(m, *t, "a load")?;
+            want(is_ptr(ty(*ptr)) && res == Some(*t), "a load")
+        }
+        InstKind::Store { val, ptr, .. } => {
+            sized(m, ty(*val), "a store")?;
+            want(is_ptr(ty(*ptr)), "a store")
+        }
         InstKind::Gep {
             ptr, src, indices, ..
-        } => want(
-            is_ptr(ty(*ptr)) && res == Some(ty(*ptr)) && gep_ok(m, f, *src, indices),
-            "an access chain",
-        ),
+        } => {
+            sized(m, *src, "an access chain")?;
+            want(
+                is_ptr(ty(*ptr)) && res == Some(ty(*ptr)) && gep_ok(m, f, *src, indices),
+                "an access chain",
+            )
+        }
+        InstKind::Alloca { ty: t, .. } => sized(m, *t, "a variable"),
         InstKind::Call(call) => {
             check_call(m, f, call.callee, &call.args, call.ret)?;
             want(res.is_none() || res == Some(call.ret), "a call's result")
@@ -634,10 +656,7 @@ pub fn check_inst(m: &Module, f: &Function, inst: &Inst) -> Result<(), String> {
         InstKind::Switch { v, .. } => {
             want(matches!(m.type_of_id(ty(*v)), Type::Int(_)), "a switch")
         }
-        InstKind::Alloca { .. }
-        | InstKind::Fence { .. }
-        | InstKind::Br { .. }
-        | InstKind::Unreachable => Ok(()),
+        InstKind::Fence { .. } | InstKind::Br { .. } | InstKind::Unreachable => Ok(()),
     }
 }
 
@@ -683,6 +702,50 @@ mod tests {
         assert!(check_intrinsic(&m, "llvm.uadd.with.overflow.i32", &[i32_, i32_], i1).is_err());
         // Names without a rule are not judged.
         assert!(check_intrinsic(&m, "llvm.amdgcn.ballot.i32", &[i1], i32_).is_ok());
+    }
+
+    #[test]
+    fn types_of_unknown_size_are_never_allocated_loaded_stored_or_addressed() {
+        // LLVM's verifier: "Cannot allocate unsized type", "loading unsized types is not
+        // allowed", "base element of getelementptr must be sized".
+        let mut m = module();
+        let opaque = m.new_opaque_struct("thing");
+        let (i8_, i32_, p) = (m.ty(Type::Int(8)), m.ty(Type::Int(32)), m.ty(Type::Ptr(0)));
+        let void = m.ty(Type::Void);
+        let mut f = Function::default();
+        let ptr = f.new_local("p", p);
+        let alloca = |ty| InstKind::Alloca {
+            ty,
+            addrspace: 0,
+            align: None,
+        };
+        let load = |ty| InstKind::Load {
+            ty,
+            ptr: Value::Local(ptr),
+            align: None,
+            volatile: false,
+            atomic: None,
+        };
+        let gep = |src| InstKind::Gep {
+            inbounds: true,
+            src,
+            ptr: Value::Local(ptr),
+            indices: Box::new([]),
+        };
+        for ty in [opaque, void] {
+            let r = f.new_local("r", p);
+            let err = check_inst(&m, &f, &Inst::new(Some(r), alloca(ty))).unwrap_err();
+            assert!(err.contains("unknown size"), "{err}");
+            let l = f.new_local("l", ty);
+            assert!(check_inst(&m, &f, &Inst::new(Some(l), load(ty))).is_err());
+            let g = f.new_local("g", p);
+            assert!(check_inst(&m, &f, &Inst::new(Some(g), gep(ty))).is_err());
+        }
+        // What has a size passes.
+        let r = f.new_local("r", p);
+        assert!(check_inst(&m, &f, &Inst::new(Some(r), alloca(i8_))).is_ok());
+        let l = f.new_local("l", i32_);
+        assert!(check_inst(&m, &f, &Inst::new(Some(l), load(i32_))).is_ok());
     }
 
     #[test]

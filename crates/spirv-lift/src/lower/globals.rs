@@ -35,8 +35,9 @@ impl Ctx<'_> {
         let shape = self.shape(pointee)?;
         let mut ty = self.layouts.get(shape).mem;
         // A void variable (never loaded or stored, or `spirv-val` would refuse it) still
-        // has an address: one byte, since LLVM has no `global void`.
-        if self.m.type_of_id(ty) == &Type::Void {
+        // has an address: one byte, since LLVM has no `global void`. So does one of an
+        // `OpTypeOpaque` (a `type opaque`, of unknown size, which LLVM cannot define).
+        if self.m.type_of_id(ty) == &Type::Void || self.m.is_opaque_struct(ty) {
             ty = self.m.ty(Type::Int(8));
         }
         let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;

@@ -315,8 +315,9 @@ impl FnCtx<'_, '_> {
         let mut ty = self.cx.layouts.get(shape).mem;
         // A variable of type void (`spirv-val` accepts one that is never loaded or
         // stored; SPIRV-Cross's tests have `%retvar` of it) still needs an address; LLVM
-        // allocates only sized types, so it gets one byte.
-        if self.cx.m.type_of_id(ty) == &Type::Void {
+        // allocates only sized types, so it gets one byte. So does a variable of an
+        // `OpTypeOpaque` (a `type opaque`, of unknown size).
+        if self.cx.m.type_of_id(ty) == &Type::Void || self.cx.m.is_opaque_struct(ty) {
             ty = self.cx.m.ty(Type::Int(8));
         }
         let addrspace = super::types::addrspace(sc, self.cx.opts.target)?;

@@ -373,17 +373,17 @@ impl Ctx<'_> {
             }
             &SpvTy::Array { elem, length } => {
                 len = self.array_length(inst, length)?;
-                let e = self.llty(elem)?;
+                let e = self.sized_part(inst, elem, "element type")?;
                 self.m.ty(Type::Array(len, e))
             }
             &SpvTy::RuntimeArray { elem } => {
-                let e = self.llty(elem)?;
+                let e = self.sized_part(inst, elem, "element type")?;
                 self.m.ty(Type::Array(0, e))
             }
             SpvTy::Struct { members } => {
                 let fields = members
                     .iter()
-                    .map(|m| self.llty(*m))
+                    .map(|m| self.sized_part(inst, *m, "member type"))
                     .collect::<Result<Vec<_>, _>>()?;
                 let id = inst.rid()?;
                 let hint = self
@@ -450,6 +450,20 @@ impl Ctx<'_> {
                 .map_err(|e| e.or_at(&inst.location()))?;
         }
         Ok(())
+    }
+
+    /// The LLVM type of an aggregate's member or element type `t`, refused when it is an
+    /// `OpTypeOpaque` (an LLVM `type opaque`, whose size is unknown: LLVM lets it only be
+    /// pointed to, and an aggregate holding it could be neither laid out, addressed nor
+    /// loaded). An aggregate holding such an aggregate was refused with it.
+    fn sized_part(&mut self, inst: &Inst, t: SpvTypeId, what: &str) -> Result<TypeId, Error> {
+        let llvm = self.llty(t)?;
+        if self.m.is_opaque_struct(llvm) {
+            return Err(inst.unsupported_form(format!(
+                "{what} %{t} is an OpTypeOpaque, of unknown size: LLVM can only point to one"
+            )));
+        }
+        Ok(llvm)
     }
 
     /// `OpTypeForwardPointer`: declares the pointer now (structs may use it before its
