@@ -788,6 +788,112 @@ fn saturated_conversions_clamp() {
     assert_eq!(fi, [i32::MAX, i32::MIN, 3, -3, 0, 2147483520, 0, 0]);
 }
 
+#[test]
+fn a_function_that_calls_itself_computes_its_recursion() {
+    // A kernel module may recurse (spirv-val accepts it; only shaders may not): each
+    // invocation i stores fact(i), fact calling itself, and sum(i) = i + sum(i - 1)
+    // through a helper that calls back into it (mutual recursion). Expectations by hand:
+    // 0! .. 7! and the triangular numbers.
+    let src = "\
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k \"rec\" %gid
+               OpName %fact \"fact\"
+               OpName %sum \"sum\"
+               OpName %step \"step\"
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %gid Constant
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+         %v3 = OpTypeVector %ulong 3
+        %pin = OpTypePointer Input %v3
+         %pu = OpTypePointer CrossWorkgroup %uint
+       %fnuu = OpTypeFunction %uint %uint
+         %fn = OpTypeFunction %void %pu %pu
+        %gid = OpVariable %pin Input
+       %fact = OpFunction %uint None %fnuu
+          %n = OpFunctionParameter %uint
+         %fe = OpLabel
+         %z0 = OpIEqual %bool %n %uint_0
+               OpSelectionMerge %fm None
+               OpBranchConditional %z0 %fbase %frec
+      %fbase = OpLabel
+               OpReturnValue %uint_1
+       %frec = OpLabel
+         %n1 = OpISub %uint %n %uint_1
+         %r1 = OpFunctionCall %uint %fact %n1
+         %p1 = OpIMul %uint %n %r1
+               OpReturnValue %p1
+         %fm = OpLabel
+               OpUnreachable
+               OpFunctionEnd
+       %step = OpFunction %uint None %fnuu
+          %m = OpFunctionParameter %uint
+         %se = OpLabel
+         %m1 = OpISub %uint %m %uint_1
+         %r2 = OpFunctionCall %uint %sum %m1
+         %p2 = OpIAdd %uint %m %r2
+               OpReturnValue %p2
+               OpFunctionEnd
+        %sum = OpFunction %uint None %fnuu
+          %s = OpFunctionParameter %uint
+        %sue = OpLabel
+         %z1 = OpIEqual %bool %s %uint_0
+               OpSelectionMerge %sm None
+               OpBranchConditional %z1 %sbase %srec
+      %sbase = OpLabel
+               OpReturnValue %uint_0
+       %srec = OpLabel
+         %r3 = OpFunctionCall %uint %step %s
+               OpReturnValue %r3
+         %sm = OpLabel
+               OpUnreachable
+               OpFunctionEnd
+          %k = OpFunction %void None %fn
+         %o1 = OpFunctionParameter %pu
+         %o2 = OpFunctionParameter %pu
+         %ke = OpLabel
+         %g3 = OpLoad %v3 %gid
+          %w = OpCompositeExtract %ulong %g3 0
+          %i = OpUConvert %uint %w
+          %f = OpFunctionCall %uint %fact %i
+          %t = OpFunctionCall %uint %sum %i
+         %q1 = OpInBoundsPtrAccessChain %pu %o1 %w
+               OpStore %q1 %f
+         %q2 = OpInBoundsPtrAccessChain %pu %o2 %w
+               OpStore %q2 %t
+               OpReturn
+               OpFunctionEnd
+";
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let path = dir.join("rec.spvasm");
+    std::fs::write(&path, src).expect("write");
+    let r = common::run(
+        Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+            .arg("run")
+            .arg(&path)
+            .args(["--global", "8", "--local", "4"])
+            .arg("--llc")
+            .arg(common::tool("llc-22"))
+            .args(["--arg", "zeros:32", "--arg", "zeros:32"])
+            .arg(format!("--out=0={}", dir.join("fact").display()))
+            .arg(format!("--out=1={}", dir.join("sum").display())),
+    );
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        read_i32s(&dir.join("fact")),
+        [1, 1, 2, 6, 24, 120, 720, 5040]
+    );
+    assert_eq!(read_i32s(&dir.join("sum")), [0, 1, 3, 6, 10, 15, 21, 28]);
+}
+
 /// Standard output of a command, its lines sorted: the order in which invocations print
 /// is unspecified in OpenCL (README "Running translated code"), the lines themselves are
 /// not.

@@ -376,6 +376,25 @@ impl Function {
     pub fn local_ty(&self, l: LocalId) -> TypeId {
         self.locals[l.index()].ty
     }
+
+    /// What a call reads of the function: its name, return type, parameters (with their
+    /// types and attributes), calling convention, variadicity, attributes and linkage;
+    /// no body, local names or metadata.
+    fn signature(&self) -> Function {
+        let locals = self.params.iter().map(|p| p.index() + 1).max().unwrap_or(0);
+        Function {
+            name: self.name.clone(),
+            ret: self.ret,
+            params: self.params.clone(),
+            param_attrs: self.param_attrs.clone(),
+            vararg: self.vararg,
+            cc: self.cc,
+            attrs: self.attrs.clone(),
+            linkage: self.linkage,
+            locals: self.locals.iter().take(locals).copied().collect(),
+            ..Function::default()
+        }
+    }
 }
 
 /// A whole LLVM module: what [`translate`](crate::translate) returns. It prints as LLVM
@@ -676,8 +695,13 @@ impl Module {
     }
 
     /// Takes a function's body out for building (put it back with [`Module::put_function`]).
+    /// Its signature stays in its place ([`Function::signature`]): a function that calls
+    /// itself (OpenCL kernel modules may recurse) reads its own parameters, return type,
+    /// calling convention and attributes there while it is being built.
     pub(crate) fn take_function(&mut self, id: FuncId) -> Function {
-        std::mem::take(&mut self.functions[id.index()])
+        let slot = &mut self.functions[id.index()];
+        let signature = slot.signature();
+        std::mem::replace(slot, signature)
     }
 
     /// Puts back a function taken with [`Module::take_function`].
