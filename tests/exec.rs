@@ -690,6 +690,15 @@ fn the_timeout_ends_a_kernel_that_never_returns() {
     assert!(err.contains("did not finish within"), "stderr: {err}");
 }
 
+/// SPIR-V assembly written as `name` in a new temporary directory (removed when the
+/// returned handle is dropped), for `spirv-lift run`.
+fn spvasm_in_temp_dir(name: &str, src: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let path = tmp.path().join(name);
+    std::fs::write(&path, src).expect("write");
+    (tmp, path)
+}
+
 #[test]
 fn saturated_conversions_clamp() {
     // OpSConvert / OpUConvert i16 → i8 and OpConvertFToS f32 → i32, each decorated
@@ -746,10 +755,8 @@ fn saturated_conversions_clamp() {
                OpReturn
                OpFunctionEnd
 ";
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let (tmp, path) = spvasm_in_temp_dir("sat.spvasm", src);
     let dir = tmp.path();
-    let path = dir.join("sat.spvasm");
-    std::fs::write(&path, src).expect("write");
     let shorts: [i16; 8] = [300, -300, 100, -1, 255, 256, 0, 127];
     let floats: [f32; 8] = [1e10, -1e10, 3.7, -3.7, f32::NAN, 2147483520.0, 0.5, -0.5];
     let a: Vec<u8> = shorts.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -871,10 +878,8 @@ fn a_function_that_calls_itself_computes_its_recursion() {
                OpReturn
                OpFunctionEnd
 ";
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let (tmp, path) = spvasm_in_temp_dir("rec.spvasm", src);
     let dir = tmp.path();
-    let path = dir.join("rec.spvasm");
-    std::fs::write(&path, src).expect("write");
     let r = common::run(
         Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
             .arg("run")
