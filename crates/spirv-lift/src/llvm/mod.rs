@@ -503,6 +503,18 @@ impl Module {
         }
     }
 
+    /// The type a variable of type `ty` is allocated or defined as: `ty` itself, or one
+    /// byte when `ty` has no size (`void`, a `type opaque`), which LLVM can neither
+    /// allocate nor define; such a variable is only ever an address (`spirv-val` refuses
+    /// a load or store of it).
+    pub(crate) fn variable_type(&mut self, ty: TypeId) -> TypeId {
+        if self.type_of_id(ty) == &Type::Void || self.is_opaque_struct(ty) {
+            self.ty(Type::Int(8))
+        } else {
+            ty
+        }
+    }
+
     /// The field types of a struct type (identified or literal), if it is one.
     pub(crate) fn struct_fields(&self, ty: TypeId) -> Option<&[TypeId]> {
         match self.types.value(ty.index()) {

@@ -33,13 +33,8 @@ impl Ctx<'_> {
         }
         // Memory is in the explicit layout where the type has one (layout.rs).
         let shape = self.shape(pointee)?;
-        let mut ty = self.layouts.get(shape).mem;
-        // A void variable (never loaded or stored, or `spirv-val` would refuse it) still
-        // has an address: one byte, since LLVM has no `global void`. So does one of an
-        // `OpTypeOpaque` (a `type opaque`, of unknown size, which LLVM cannot define).
-        if self.m.type_of_id(ty) == &Type::Void || self.m.is_opaque_struct(ty) {
-            ty = self.m.ty(Type::Int(8));
-        }
+        // A void or `OpTypeOpaque` variable still has an address: one byte.
+        let ty = self.m.variable_type(self.layouts.get(shape).mem);
         let a = addrspace(sc, self.opts.target).map_err(|e| e.or_at(&inst.location()))?;
         let init_id = inst.optional_id(1);
         let import = matches!(self.linkage_name(id), Some((_, LinkageType::Import)));

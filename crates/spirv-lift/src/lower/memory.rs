@@ -312,14 +312,10 @@ impl FnCtx<'_, '_> {
             );
         }
         let shape = self.cx.shape(pointee)?;
-        let mut ty = self.cx.layouts.get(shape).mem;
         // A variable of type void (`spirv-val` accepts one that is never loaded or
-        // stored; SPIRV-Cross's tests have `%retvar` of it) still needs an address; LLVM
-        // allocates only sized types, so it gets one byte. So does a variable of an
-        // `OpTypeOpaque` (a `type opaque`, of unknown size).
-        if self.cx.m.type_of_id(ty) == &Type::Void || self.cx.m.is_opaque_struct(ty) {
-            ty = self.cx.m.ty(Type::Int(8));
-        }
+        // stored; SPIRV-Cross's tests have `%retvar` of it) or of an `OpTypeOpaque` still
+        // needs an address: one byte.
+        let ty = self.cx.m.variable_type(self.cx.layouts.get(shape).mem);
         let addrspace = super::types::addrspace(sc, self.cx.opts.target)?;
         let align = self
             .cx
