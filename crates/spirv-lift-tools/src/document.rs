@@ -426,7 +426,10 @@ fn read_inst(text: &str, lineno: usize) -> Result<InstText, ReadError> {
         }
         inst.attachments
             .insert(0, (kind.to_string(), node.to_string()));
-        code.truncate(comma);
+        // White space before the comma goes too, as at the end: else an attachment after
+        // it would be split off only once it had printed without it (fuzz finding:
+        // `%x\r, !k !n , !k !n`).
+        code.truncate(code.get(..comma).unwrap_or("").trim_end().len());
     }
     // Result.
     let mut rest = code.as_str();

@@ -84,6 +84,7 @@ fn carriage_returns_print_to_a_fixpoint() {
         "; c\r\n\r",
         "define void @f() {\r\nentry:\r\n  ret void\r\n}\r",
         "define void @f() {\nb:\n  %_amre , !mmra !12\x0b\n  ret void\n}\n",
+        "define void @f() {\nb:\n  \0 %r\r\r\r, !mmra !8....r , !mmra !8\n}\n",
     ] {
         let once = read(text).unwrap().to_string();
         let again = read(&once).unwrap().to_string();
