@@ -24,23 +24,20 @@ pub struct Access {
 }
 
 /// Reads the (up to two) memory operands of a copy: target's, then source's. With one,
-/// it applies to both.
+/// it applies to both. The source's mask is the next memory-access operand after the
+/// target's: the target's parameters (`Aligned`'s literal, the scopes of
+/// `MakePointerAvailable` and `MakePointerVisible`, the alias lists of `AliasScopeINTEL`
+/// and `NoAliasINTEL`) are never one.
 fn copy_accesses(inst: &Inst, i: usize) -> (Access, Access) {
     let first = memory_access(inst, i);
-    let params = match inst.operands.get(i) {
-        Some(Operand::MemoryAccess(m)) => [
-            MemoryAccess::ALIGNED,
-            MemoryAccess::MAKE_POINTER_AVAILABLE,
-            MemoryAccess::MAKE_POINTER_VISIBLE,
-        ]
-        .iter()
-        .filter(|b| m.contains(**b))
-        .count(),
-        _ => return (first, first),
-    };
-    match inst.operands.get(i + 1 + params) {
-        Some(Operand::MemoryAccess(_)) => (first, memory_access(inst, i + 1 + params)),
-        _ => (first, first),
+    if !matches!(inst.operands.get(i), Some(Operand::MemoryAccess(_))) {
+        return (first, first);
+    }
+    let second = (i + 1..inst.operands.len())
+        .find(|&j| matches!(inst.operands[j], Operand::MemoryAccess(_)));
+    match second {
+        Some(j) => (first, memory_access(inst, j)),
+        None => (first, first),
     }
 }
 
@@ -338,5 +335,61 @@ impl FnCtx<'_, '_> {
             self.store_shaped(p, shape, v, &access, &tags)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy(operands: Vec<Operand>) -> Inst {
+        Inst::new(Op::CopyMemory, 0, None, None, operands.into_boxed_slice())
+    }
+
+    #[test]
+    fn a_copys_second_memory_operand_is_the_sources_whatever_the_first_one_holds() {
+        use MemoryAccess as M;
+        let (dst, src) = (Operand::IdRef(1), Operand::IdRef(2));
+        // Target: Aligned 16 with an alias-scope list (an id); source: Aligned 4.
+        let inst = copy(vec![
+            dst.clone(),
+            src.clone(),
+            Operand::MemoryAccess(M::ALIGNED | M::ALIAS_SCOPE_INTEL_MASK),
+            Operand::LiteralBit32(16),
+            Operand::IdRef(9),
+            Operand::MemoryAccess(M::ALIGNED | M::VOLATILE),
+            Operand::LiteralBit32(4),
+        ]);
+        let (a, b) = copy_accesses(&inst, 2);
+        assert_eq!((a.align, a.volatile), (Some(16), false));
+        assert_eq!((b.align, b.volatile), (Some(4), true));
+        // NoAlias and both scopes on the target.
+        let inst = copy(vec![
+            dst.clone(),
+            src.clone(),
+            Operand::MemoryAccess(
+                M::ALIGNED
+                    | M::MAKE_POINTER_AVAILABLE
+                    | M::NON_PRIVATE_POINTER
+                    | M::NO_ALIAS_INTEL_MASK,
+            ),
+            Operand::LiteralBit32(8),
+            Operand::IdScope(3),
+            Operand::IdRef(9),
+            Operand::MemoryAccess(M::ALIGNED),
+            Operand::LiteralBit32(2),
+        ]);
+        let (a, b) = copy_accesses(&inst, 2);
+        assert_eq!((a.align, a.nonprivate), (Some(8), true));
+        assert_eq!((b.align, b.nonprivate), (Some(2), false));
+        // One memory operand: it applies to both sides.
+        let inst = copy(vec![
+            dst,
+            src,
+            Operand::MemoryAccess(M::ALIGNED),
+            Operand::LiteralBit32(4),
+        ]);
+        let (a, b) = copy_accesses(&inst, 2);
+        assert_eq!((a.align, b.align), (Some(4), Some(4)));
     }
 }
