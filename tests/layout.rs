@@ -378,7 +378,13 @@ fn folded_offsets(ir: &str) -> HashMap<usize, u64> {
         .filter(|l| l.starts_with('%') && l.contains(" = type "))
         .map(|l| format!("{l}\n"))
         .collect();
-    let mut out = String::new();
+    // The module's data layout, or else one with i64 8-aligned as the SPIR-V backend's
+    // is (with LLVM's default, 4-aligned, a struct's tail padding would go unseen).
+    let layout = ir
+        .lines()
+        .find(|l| l.starts_with("target datalayout = "))
+        .unwrap_or("target datalayout = \"e-i64:64-n8:16:32:64\"");
+    let mut out = format!("{layout}\n");
     out.push_str(&types);
     let mut func: Option<(String, Vec<&str>)> = None;
     for line in ir.lines() {

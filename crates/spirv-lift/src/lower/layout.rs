@@ -490,16 +490,23 @@ impl Ctx<'_> {
             .is_none_or(|&(_, k)| self.layouts.get(map[k].1).size.is_some());
         let val = self.llty(ty)?;
         // Members of plain scalars (or arrays of them) in order, without padding, each at
-        // a multiple of its size: every data layout places them the same way, so the
-        // value type serves as the memory type and loads stay whole.
+        // a multiple of its size, and a size that is a multiple of the largest member's:
+        // every data layout places them the same way and adds no tail padding (a scalar's
+        // ABI alignment is a power of two no larger than its size), so the value type
+        // serves as the memory type and loads stay whole. `{ u64, u32 }` is 12 bytes in
+        // SPIR-V but 16 in LLVM wherever i64 is 8-aligned (the SPIR-V backend, x86-64,
+        // amdgcn): laid out as a packed struct instead.
+        let mut largest = 1;
         let natural = fields.len() == members.len()
             && order.iter().enumerate().all(|(i, &(offset, k))| {
                 i == k
                     && matches!(self.layouts.get(map[k].1).kind, ShapeKind::Plain)
-                    && self
-                        .plain_align(members[k])
-                        .is_some_and(|a| a > 0 && offset % a == 0)
-            });
+                    && self.plain_align(members[k]).is_some_and(|a| {
+                        largest = largest.max(a);
+                        a > 0 && offset % a == 0
+                    })
+            })
+            && (!last_sized || cursor.is_multiple_of(largest));
         let mem = if natural {
             val
         } else {
