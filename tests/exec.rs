@@ -899,6 +899,86 @@ fn a_function_that_calls_itself_computes_its_recursion() {
     assert_eq!(read_i32s(&dir.join("sum")), [0, 1, 3, 6, 10, 15, 21, 28]);
 }
 
+#[test]
+fn sign_bit_set_is_the_sign_bit_of_every_float_nans_included() {
+    // OpSignBitSet on scalars and on a two-lane vector: the sign bit, whatever the
+    // value (OpenCL's signbit(-NaN) is true). Expectations: bit 31 of each input.
+    let src = "\
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k \"signs\" %gid
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %gid Constant
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+      %bool2 = OpTypeVector %bool 2
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+      %float = OpTypeFloat 32
+     %float2 = OpTypeVector %float 2
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+         %v3 = OpTypeVector %ulong 3
+        %pin = OpTypePointer Input %v3
+         %pu = OpTypePointer CrossWorkgroup %uint
+         %pf = OpTypePointer CrossWorkgroup %float
+         %fn = OpTypeFunction %void %pf %pu %pu
+        %gid = OpVariable %pin Input
+          %k = OpFunction %void None %fn
+         %in = OpFunctionParameter %pf
+         %o1 = OpFunctionParameter %pu
+         %o2 = OpFunctionParameter %pu
+         %ke = OpLabel
+         %g3 = OpLoad %v3 %gid
+          %w = OpCompositeExtract %ulong %g3 0
+         %px = OpInBoundsPtrAccessChain %pf %in %w
+          %x = OpLoad %float %px
+          %s = OpSignBitSet %bool %x
+         %r1 = OpSelect %uint %s %uint_1 %uint_0
+         %q1 = OpInBoundsPtrAccessChain %pu %o1 %w
+               OpStore %q1 %r1
+         %xv = OpCompositeConstruct %float2 %x %x
+         %sv = OpSignBitSet %bool2 %xv
+         %s1 = OpCompositeExtract %bool %sv 1
+         %r2 = OpSelect %uint %s1 %uint_1 %uint_0
+         %q2 = OpInBoundsPtrAccessChain %pu %o2 %w
+               OpStore %q2 %r2
+               OpReturn
+               OpFunctionEnd
+";
+    let (tmp, path) = spvasm_in_temp_dir("signs.spvasm", src);
+    let dir = tmp.path();
+    // -NaN, +NaN, -0.0, +0.0, -inf, +inf, -1.5, the smallest negative subnormal.
+    let inputs: [u32; 8] = [
+        0xFFC0_0000,
+        0x7FC0_0000,
+        0x8000_0000,
+        0,
+        0xFF80_0000,
+        0x7F80_0000,
+        0xBFC0_0000,
+        0x8000_0001,
+    ];
+    let expected: Vec<i32> = inputs.iter().map(|b| (b >> 31) as i32).collect();
+    let input = ints(dir, "in", &inputs.map(|b| b as i32));
+    let r = common::run(
+        Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+            .arg("run")
+            .arg(&path)
+            .args(["--global", "8", "--local", "4"])
+            .arg("--llc")
+            .arg(common::tool("llc-22"))
+            .args(["--arg", &input, "--arg", "zeros:32", "--arg", "zeros:32"])
+            .arg(format!("--out=1={}", dir.join("scalar").display()))
+            .arg(format!("--out=2={}", dir.join("vector").display())),
+    );
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(read_i32s(&dir.join("scalar")), expected);
+    assert_eq!(read_i32s(&dir.join("vector")), expected);
+}
+
 /// Standard output of a command, its lines sorted: the order in which invocations print
 /// is unspecified in OpenCL (README "Running translated code"), the lines themselves are
 /// not.

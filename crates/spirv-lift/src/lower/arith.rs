@@ -5,7 +5,7 @@
 
 use super::func::FnCtx;
 use crate::error::Error;
-use crate::llvm::{BinOp, FPred, IPred, InstKind, Type, TypeId, Value};
+use crate::llvm::{BinOp, CastOp, FPred, IPred, InstKind, Type, TypeId, Value};
 use crate::spirv::{Inst, Op};
 
 fn binop(op: Op) -> Option<BinOp> {
@@ -331,11 +331,39 @@ impl FnCtx<'_, '_> {
                 self.define(inst, r)?;
             }
             Op::SignBitSet => {
+                // The sign bit itself, whatever the value: a NaN with its sign bit set
+                // counts (no `llvm.is.fpclass` mask says so: its NaN classes ignore
+                // the sign). Bitcast to the integer of the same width, then `< 0`.
                 let a = self.val(inst.id(0)?)?;
                 let at = self.ll_type_of(a);
-                let m = self.cx.i32_val(0x3c);
-                let r = self.intrinsic("is.fpclass", &[at], t, vec![a, m])?;
-                self.define(inst, r)?;
+                let e = self.elem_of(at);
+                let bits =
+                    self.cx.m.type_of_id(e).scalar_bits().ok_or_else(|| {
+                        inst.unsupported_form("OpSignBitSet of a non-float operand")
+                    })?;
+                let ie = self.cx.m.ty(Type::Int(bits));
+                let it = match self.lanes(at) {
+                    Some(n) => self.cx.m.ty(Type::Vector(n, ie)),
+                    None => ie,
+                };
+                let i = self.emit(
+                    "t",
+                    it,
+                    InstKind::Cast {
+                        op: CastOp::BitCast,
+                        v: a,
+                        to: it,
+                    },
+                );
+                let zero = self.iconst(it, 0);
+                self.emit_result(
+                    inst,
+                    InstKind::ICmp {
+                        pred: IPred::Slt,
+                        a: i,
+                        b: zero,
+                    },
+                )?;
             }
             _ => return Err(inst.unsupported()),
         }
