@@ -479,14 +479,8 @@ fn float_bits(x: f64, width: u32, bfloat: bool) -> Option<u64> {
             (u64::from(f.to_bits()), f.is_infinite())
         }
         (_, true) => {
-            let b = (x as f32).to_bits();
-            let h = if (x as f32).is_nan() {
-                (b >> 16) | 0x40
-            } else {
-                // Round to nearest even on the 16 bits dropped.
-                (b + 0x7fff + ((b >> 16) & 1)) >> 16
-            };
-            (u64::from(h), h & 0x7fff == 0x7f80)
+            let h = spirv::f64_to_bfloat_bits(x);
+            (h, h & 0x7fff == 0x7f80)
         }
         _ => {
             let h = spirv::f64_to_half_bits(x);

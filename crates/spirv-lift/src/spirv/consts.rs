@@ -754,10 +754,18 @@ impl Fold<'_> {
                     encoded: false,
                 }) => half_to_f64(bits as u16),
                 Some(SpvTy::Float {
+                    width: 16,
+                    encoded: true,
+                }) => f64::from(f32::from_bits((bits as u32) << 16)),
+                Some(SpvTy::Float {
                     width: 32,
                     encoded: false,
                 }) => f64::from(f32::from_bits(bits as u32)),
-                _ => f64::from_bits(bits),
+                Some(SpvTy::Float {
+                    width: 64,
+                    encoded: false,
+                }) => f64::from_bits(bits),
+                _ => return Err(inst.unsupported_form("FConvert of a float of this type")),
             },
             _ => return Err(inst.unsupported_form("FConvert of a non-float constant")),
         };
@@ -812,39 +820,61 @@ fn half_to_f64(h: u16) -> f64 {
     }
 }
 
-/// Converts an f64 to IEEE half bits (round to nearest even). A set value (`spec`), a
-/// folded `OpFConvert` to half and a half constant the lowering makes round alike because
-/// all call this.
+/// Converts an f64 to IEEE half bits, rounded once to nearest even (not through f32,
+/// which would round twice: 1 + 2^-11 + 2^-40 is half 0x3C01, through f32 0x3C00). A set
+/// value (`spec`), a folded `OpFConvert` to half and a half constant the lowering makes
+/// round alike because all call this.
 pub(crate) fn f64_to_half_bits(v: f64) -> u64 {
-    let f = v as f32;
-    let b = f.to_bits();
-    let sign = (b >> 16) & 0x8000;
-    let exp = ((b >> 23) & 0xff) as i32;
-    let man = b & 0x7f_ffff;
-    let h = if exp == 0xff {
-        0x7c00 | if man != 0 { 0x200 } else { 0 }
+    f64_to_narrow_float_bits(v, 5, 10)
+}
+
+/// Converts an f64 to bfloat16 bits, rounded once to nearest even.
+pub(crate) fn f64_to_bfloat_bits(v: f64) -> u64 {
+    f64_to_narrow_float_bits(v, 8, 7)
+}
+
+/// Converts an f64 to the bits of a binary float of `exp_bits` exponent and `man_bits`
+/// fraction bits (at most 8 and 22), rounded once to nearest even; a NaN stays a (quiet)
+/// NaN with its sign, a finite value beyond the largest rounds to infinity, one below half
+/// the smallest subnormal to zero.
+fn f64_to_narrow_float_bits(v: f64, exp_bits: u32, man_bits: u32) -> u64 {
+    let b = v.to_bits();
+    let sign = (b >> 63) << (exp_bits + man_bits);
+    let exp = ((b >> 52) & 0x7ff) as i64;
+    let man = b & ((1u64 << 52) - 1);
+    let max_exp = (1i64 << exp_bits) - 1;
+    let inf = (max_exp as u64) << man_bits;
+    // Drops the low `shift` bits of `m` (1..=63), rounding to nearest even.
+    let round = |m: u64, shift: u32| {
+        let kept = m >> shift;
+        let rem = m & ((1u64 << shift) - 1);
+        let mid = 1u64 << (shift - 1);
+        kept + u64::from(rem > mid || (rem == mid && kept & 1 == 1))
+    };
+    let bits = if exp == 0x7ff {
+        inf | if man != 0 { 1 << (man_bits - 1) } else { 0 }
+    } else if exp == 0 {
+        // Zero or an f64 subnormal: far below any narrow subnormal.
+        0
     } else {
-        let e = exp - 127 + 15;
-        if e >= 0x1f {
-            0x7c00
+        let e = exp - 1023 + (max_exp >> 1);
+        if e >= max_exp {
+            inf
         } else if e <= 0 {
-            if e < -10 {
+            // A subnormal of the narrow format: the significand with its leading one,
+            // in units of the smallest subnormal (a carry makes the smallest normal).
+            let shift = 52 - i64::from(man_bits) + 1 - e;
+            if shift > 63 {
                 0
             } else {
-                let m = man | 0x80_0000;
-                let shift = (14 - e) as u32;
-                let half = m >> shift;
-                let rem = m & ((1 << shift) - 1);
-                let mid = 1 << (shift - 1);
-                half + u32::from(rem > mid || (rem == mid && half & 1 == 1))
+                round(man | (1u64 << 52), shift as u32)
             }
         } else {
-            let half = ((e as u32) << 10) | (man >> 13);
-            let rem = man & 0x1fff;
-            half + u32::from(rem > 0x1000 || (rem == 0x1000 && half & 1 == 1))
+            // A carry out of the fraction steps the exponent (up to infinity).
+            round(((e as u64) << 52) | man, 52 - man_bits)
         }
     };
-    u64::from(sign | h)
+    sign | bits
 }
 
 /// Folds an integer or logical binary operation of `OpSpecConstantOp` on `w`-bit operands
@@ -897,5 +927,113 @@ fn sext(v: u64, w: u32) -> i64 {
         v as i64
     } else {
         ((v << (64 - w)) as i64) >> (64 - w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{f64_to_bfloat_bits, f64_to_half_bits};
+
+    /// The value of the non-negative narrow float with bits `k` (exponent `eb`, fraction
+    /// `mb` bits), by the IEEE definition; infinity counts as the next power of two up,
+    /// the value a rounding to nearest compares against.
+    fn value(k: u64, eb: u32, mb: u32) -> f64 {
+        let (e, f) = ((k >> mb) as i32, (k & ((1 << mb) - 1)) as f64);
+        let bias = (1 << (eb - 1)) - 1;
+        let unit = 2f64.powi(-(mb as i32));
+        if e == 0 {
+            f * unit * 2f64.powi(1 - bias)
+        } else {
+            (1.0 + f * unit) * 2f64.powi(e - bias)
+        }
+    }
+
+    /// The nearest narrow float to `v` (ties to the even encoding), found by bisection
+    /// over the encodings, which grow with the value: an oracle that shares nothing with
+    /// the conversion under test.
+    fn nearest(v: f64, eb: u32, mb: u32) -> u64 {
+        let sign = if v.is_sign_negative() {
+            1u64 << (eb + mb)
+        } else {
+            0
+        };
+        let a = v.abs();
+        let inf = ((1u64 << eb) - 1) << mb;
+        if a.is_infinite() {
+            return sign | inf;
+        }
+        let (mut lo, mut hi) = (0u64, inf);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if value(mid, eb, mb) <= a {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let (dl, dh) = (a - value(lo, eb, mb), value(hi, eb, mb) - a);
+        let k = if dl < dh || (dl == dh && lo & 1 == 0) {
+            lo
+        } else {
+            hi
+        };
+        sign | k
+    }
+
+    #[test]
+    fn narrow_floats_round_once_to_nearest_even() {
+        let mut cases: Vec<f64> = vec![
+            0.0,
+            -0.0,
+            1.0,
+            f64::from_bits(0x3FF0_0200_0000_0100), // 1 + 2^-11 + 2^-44: just above a tie
+            1.0 + 2f64.powi(-11) + 2f64.powi(-40),
+            1.0 + 2f64.powi(-11),                    // a tie: to even (1.0)
+            1.0 + 3.0 * 2f64.powi(-11),              // a tie: to even (1 + 2^-9)
+            65504.0,                                 // half's largest
+            65519.99,                                // rounds down to it
+            65520.0,                                 // a tie with "65536": infinity
+            2f64.powi(-24),                          // half's smallest subnormal
+            2f64.powi(-25),                          // a tie with zero: zero
+            2f64.powi(-25) * (1.0 + 2f64.powi(-30)), // just above: the smallest subnormal
+            2f64.powi(-14) * (1.0 - 2f64.powi(-12)), // rounds up to the smallest normal
+            f64::from_bits(1),                       // an f64 subnormal
+            f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            3.0e38,
+            3.4e38,
+            1.0e-40,
+            1.0e-45,
+        ];
+        // Random values across every exponent the two formats reach (a fixed xorshift).
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let exp = 1023 - 140 + (x >> 52) % 280;
+            cases.push(f64::from_bits(
+                (x & (1 << 63)) | (exp << 52) | (x & ((1 << 52) - 1)),
+            ));
+        }
+        for v in cases {
+            assert_eq!(
+                f64_to_half_bits(v),
+                nearest(v, 5, 10),
+                "half of {v:e} ({:#x})",
+                v.to_bits()
+            );
+            assert_eq!(
+                f64_to_bfloat_bits(v),
+                nearest(v, 8, 7),
+                "bfloat of {v:e} ({:#x})",
+                v.to_bits()
+            );
+        }
+        // NaN stays NaN, with its sign.
+        for (v, h, b) in [(f64::NAN, 0x7e00, 0x7fc0), (-f64::NAN, 0xfe00, 0xffc0)] {
+            assert_eq!((f64_to_half_bits(v), f64_to_bfloat_bits(v)), (h, b));
+        }
     }
 }

@@ -26,7 +26,9 @@ pub(crate) use annotations::{Deco, Decorations, Names};
 pub use check::limits;
 #[cfg(test)]
 pub(crate) use consts::Folded;
-pub(crate) use consts::{ConstValue, ConstView, Constants, f64_to_half_bits, is_constant_op};
+pub(crate) use consts::{
+    ConstValue, ConstView, Constants, f64_to_bfloat_bits, f64_to_half_bits, is_constant_op,
+};
 pub use facts::ExtSet;
 pub(crate) use facts::{Facts, KEEP_ANALYSES, ModuleFacts};
 pub(crate) use ids::{IdMap, IdSet, IdTable, SpvId};
