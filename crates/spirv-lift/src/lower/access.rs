@@ -377,8 +377,8 @@ impl FnCtx<'_, '_> {
         }
         check_unrolled(sh.leaves)?;
         let lanes = matches!(sh.kind, ShapeKind::Strided { .. });
-        for (q, part, i) in self.parts(p, &sh)? {
-            let v = self.load_shaped(q, part, a, tags)?;
+        for (q, part, i, first) in self.parts(p, &sh)? {
+            let v = self.load_shaped(q, part, &a.part(first), tags)?;
             out = if lanes {
                 let idx = self.cx.i32_val(u64::from(i));
                 self.emit(
@@ -424,35 +424,36 @@ impl FnCtx<'_, '_> {
         }
         check_unrolled(sh.leaves)?;
         let lanes = matches!(sh.kind, ShapeKind::Strided { .. });
-        for (q, part, i) in self.parts(p, &sh)? {
+        for (q, part, i, first) in self.parts(p, &sh)? {
             let m = if lanes {
                 self.lane(v, i)
             } else {
                 let t = self.cx.layouts.get(part).val;
                 self.extract_value(v, i, t)
             };
-            self.store_shaped(q, part, m, a, tags)?;
+            self.store_shaped(q, part, m, &a.part(first), tags)?;
         }
         Ok(())
     }
 
     /// The parts a whole access of laid-out memory splits into: a pointer to each, its
-    /// shape, and its index in the value (a vector lane for a strided column, else an
-    /// aggregate index).
-    fn parts(&mut self, p: Value, sh: &Shape) -> Result<Vec<(Value, ShapeId, u32)>, Error> {
+    /// shape, its index in the value (a vector lane for a strided column, else an
+    /// aggregate index) and whether it starts where the whole does (only such a part
+    /// keeps the whole's `Aligned`).
+    fn parts(&mut self, p: Value, sh: &Shape) -> Result<Vec<(Value, ShapeId, u32, bool)>, Error> {
         let mut out = Vec::new();
         match &sh.kind {
             ShapeKind::Plain | ShapeKind::Vector => {}
             ShapeKind::Struct { fields } => {
                 for (k, (f, fs)) in fields.iter().enumerate() {
                     let q = self.gep_const(sh.mem, p, &[0, u64::from(*f)]);
-                    out.push((q, *fs, k as u32));
+                    out.push((q, *fs, k as u32, *f == 0));
                 }
             }
             ShapeKind::Array { elem, len, wrapped } => {
                 for i in 0..*len {
                     let q = self.element_ptr(sh.mem, p, i, *wrapped);
-                    out.push((q, *elem, i as u32));
+                    out.push((q, *elem, i as u32, i == 0));
                 }
             }
             ShapeKind::RowMajor {
@@ -462,7 +463,7 @@ impl FnCtx<'_, '_> {
             } => {
                 for c in 0..*cols {
                     let q = self.column_ptr(sh.mem, p, c, *wrapped);
-                    out.push((q, *column, c));
+                    out.push((q, *column, c, c == 0));
                 }
             }
             ShapeKind::Strided { n, wrapped } => {
@@ -470,7 +471,7 @@ impl FnCtx<'_, '_> {
                 let e = self.cx.plain_shape(scalar)?;
                 for r in 0..*n {
                     let q = self.element_ptr(sh.mem, p, u64::from(r), *wrapped);
-                    out.push((q, e, r));
+                    out.push((q, e, r, r == 0));
                 }
             }
         }

@@ -23,6 +23,18 @@ pub struct Access {
     pub nonprivate: bool,
 }
 
+impl Access {
+    /// The access of one part of a split aggregate access: `Aligned` holds for a part that
+    /// starts where the whole does, and says nothing of the others (a `vec3` at offset 4 of
+    /// a struct loaded `Aligned 16` is 4-aligned): they take their own alignment.
+    pub(crate) fn part(&self, first: bool) -> Access {
+        Access {
+            align: if first { self.align } else { None },
+            ..*self
+        }
+    }
+}
+
 /// Reads the (up to two) memory operands of a copy: target's, then source's. With one,
 /// it applies to both. The source's mask is the next memory-access operand after the
 /// target's: the target's parameters (`Aligned`'s literal, the scopes of
@@ -161,7 +173,7 @@ impl FnCtx<'_, '_> {
             InstKind::Load {
                 ty,
                 ptr: s,
-                align: b.align,
+                align: b.align.or_else(|| self.layout_align(sshape)),
                 volatile: b.volatile,
                 atomic: None,
             },
@@ -172,7 +184,7 @@ impl FnCtx<'_, '_> {
             InstKind::Store {
                 val: v,
                 ptr: d,
-                align: a.align,
+                align: a.align.or_else(|| self.layout_align(dshape)),
                 volatile: a.volatile,
                 atomic: None,
             },
