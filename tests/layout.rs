@@ -1043,3 +1043,74 @@ fn buffer_references_follow_the_std430_layout() {
         "m.pair = n.pair + 1"
     );
 }
+
+/// `OpPtrDiff` counts elements at the pointer type's `ArrayStride`, the step
+/// `OpPtrAccessChain` takes: `S { vec4 @0; float @16 }` is 20 bytes but its array's stride
+/// is 32, so a pointer three elements on is 96 bytes on and the difference is 3
+/// (`opt-22 -O2` folds it; 96 / 20 is no whole number).
+#[test]
+fn pointer_difference_counts_elements_at_the_array_stride() {
+    let text = "\
+               OpCapability Shader
+               OpCapability VariablePointers
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main \"main\" %buf
+               OpExecutionMode %main LocalSize 1 1 1
+               OpMemberDecorate %S 0 Offset 0
+               OpMemberDecorate %S 1 Offset 16
+               OpDecorate %rta ArrayStride 32
+               OpDecorate %ptr_S ArrayStride 32
+               OpMemberDecorate %B 0 Offset 0
+               OpMemberDecorate %B 1 Offset 32
+               OpDecorate %B Block
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+        %int = OpTypeInt 32 1
+      %float = OpTypeFloat 32
+     %v4float = OpTypeVector %float 4
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_3 = OpConstant %uint 3
+          %S = OpTypeStruct %v4float %float
+        %rta = OpTypeRuntimeArray %S
+          %B = OpTypeStruct %int %rta
+      %ptr_B = OpTypePointer StorageBuffer %B
+      %ptr_S = OpTypePointer StorageBuffer %S
+      %ptr_i = OpTypePointer StorageBuffer %int
+        %buf = OpVariable %ptr_B StorageBuffer
+       %main = OpFunction %void None %fn
+          %e = OpLabel
+         %p0 = OpAccessChain %ptr_S %buf %uint_1 %uint_0
+         %p3 = OpPtrAccessChain %ptr_S %p0 %uint_3
+          %d = OpPtrDiff %int %p3 %p0
+         %pi = OpAccessChain %ptr_i %buf %uint_0
+               OpStore %pi %d
+               OpReturn
+               OpFunctionEnd
+";
+    let words = spirv_lift::assemble(text).expect("assembles");
+    let ir = spirv_lift::translate(&words, &Options::default())
+        .expect("translates")
+        .to_string();
+    let file = common::temp_file(ir.as_bytes(), ".ll");
+    let out = common::run(
+        Command::new(common::tool("opt-22"))
+            .args(["-O2", "-S", "-o", "-"])
+            .arg(file.path()),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let stores: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("store "))
+        .collect();
+    assert_eq!(stores.len(), 1, "{text}");
+    assert!(stores[0].starts_with("i32 3, "), "{text}");
+}

@@ -62,14 +62,8 @@ impl FnCtx<'_, '_> {
             (true, Some(&first)) => {
                 rest = &ids[1..];
                 let first = self.val(first)?;
-                // The pointer type's ArrayStride is the element size of pointer arithmetic.
-                let stride = (!self.cx.kernel)
-                    .then(|| {
-                        self.cx
-                            .deco_lit(self.vty(base).ok()?, Decoration::ArrayStride)
-                    })
-                    .flatten()
-                    .map(u64::from)
+                let stride = self
+                    .ptr_array_stride(base)
                     .filter(|s| Some(*s) != self.cx.layouts.get(shape).size);
                 match stride {
                     Some(s) => {
@@ -321,6 +315,17 @@ impl FnCtx<'_, '_> {
             ShapeKind::Vector => self.scalar_align(sh.val),
             _ => None,
         }
+    }
+
+    /// The `ArrayStride` of a shader pointer's type: the element size of its pointer
+    /// arithmetic (`OpPtrAccessChain`'s Element, `OpPtrDiff`), which may exceed the
+    /// pointee's size. Kernels have no layouts: `None` there.
+    pub(crate) fn ptr_array_stride(&self, ptr: SpvId) -> Option<u64> {
+        if self.cx.kernel {
+            return None;
+        }
+        let ty = self.vty(ptr).ok()?;
+        self.cx.deco_lit(ty, Decoration::ArrayStride).map(u64::from)
     }
 
     /// The shape of the memory a pointer value points to.

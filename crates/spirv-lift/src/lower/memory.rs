@@ -214,9 +214,11 @@ impl FnCtx<'_, '_> {
         Ok(())
     }
 
-    /// `OpPtrDiff`: the byte difference divided by the element size.
+    /// `OpPtrDiff`: the byte difference divided by the element size, the step of
+    /// `OpPtrAccessChain` on the same pointer type (its `ArrayStride` when it has one).
     fn ptr_diff(&mut self, inst: &Inst) -> Result<(), Error> {
         let rty = self.cx.llty(inst.rty()?)?;
+        let stride = self.ptr_array_stride(inst.id(0)?);
         let elem = self.cx.mem_ty(self.pointee(inst.id(0)?)?)?;
         let (a, b) = (self.val(inst.id(0)?)?, self.val(inst.id(1)?)?);
         let ai = self.emit(
@@ -247,6 +249,19 @@ impl FnCtx<'_, '_> {
                 b: bi,
             },
         );
+        if let Some(stride) = stride {
+            let size = Value::Const(self.cx.int_const(rty, stride));
+            self.emit_result(
+                inst,
+                InstKind::Bin {
+                    op: crate::llvm::BinOp::SDiv,
+                    flags: crate::llvm::WrapFlags::Exact,
+                    a: d,
+                    b: size,
+                },
+            )?;
+            return Ok(());
+        }
         // Divide by the element size, computed with the null-GEP idiom.
         let pty = self.ll_type_of(a);
         let null = Value::Const(self.cx.m.constant(crate::llvm::Const::Null(pty)));
