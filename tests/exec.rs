@@ -979,6 +979,73 @@ fn sign_bit_set_is_the_sign_bit_of_every_float_nans_included() {
     assert_eq!(read_i32s(&dir.join("vector")), expected);
 }
 
+#[test]
+fn zero_initialized_workgroup_blocks_start_zeroed_in_every_work_group() {
+    // A Block Workgroup variable initialized with OpConstantNull: each of three
+    // work-groups (one invocation each) reads the block, writes what it read to
+    // out[group], then stores 7 into it. Zero-initialized workgroup memory is zero at the
+    // start of every work-group, so out is [0, 0, 0] (carried over it would be [0, 7, 7]).
+    let src = "\
+               OpCapability Shader
+               OpCapability WorkgroupMemoryExplicitLayoutKHR
+               OpExtension \"SPV_KHR_workgroup_memory_explicit_layout\"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main \"main\" %wg %buf %wid
+               OpExecutionMode %main LocalSize 1 1 1
+               OpMemberDecorate %W 0 Offset 0
+               OpDecorate %W Block
+               OpDecorate %arr ArrayStride 4
+               OpMemberDecorate %B 0 Offset 0
+               OpDecorate %B Block
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+               OpDecorate %wid BuiltIn WorkgroupId
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+     %uint_7 = OpConstant %uint 7
+      %uint3 = OpTypeVector %uint 3
+        %arr = OpTypeRuntimeArray %uint
+          %W = OpTypeStruct %uint
+          %B = OpTypeStruct %arr
+      %ptr_W = OpTypePointer Workgroup %W
+      %ptr_B = OpTypePointer StorageBuffer %B
+     %ptr_wu = OpTypePointer Workgroup %uint
+     %ptr_bu = OpTypePointer StorageBuffer %uint
+     %ptr_in = OpTypePointer Input %uint3
+       %null = OpConstantNull %W
+         %wg = OpVariable %ptr_W Workgroup %null
+        %buf = OpVariable %ptr_B StorageBuffer
+        %wid = OpVariable %ptr_in Input
+       %main = OpFunction %void None %fn
+          %e = OpLabel
+         %w3 = OpLoad %uint3 %wid
+          %g = OpCompositeExtract %uint %w3 0
+          %p = OpAccessChain %ptr_wu %wg %uint_0
+          %x = OpLoad %uint %p
+          %q = OpAccessChain %ptr_bu %buf %uint_0 %g
+               OpStore %q %x
+               OpStore %p %uint_7
+               OpReturn
+               OpFunctionEnd
+";
+    let (tmp, path) = spvasm_in_temp_dir("wg.spvasm", src);
+    let dir = tmp.path();
+    let r = common::run(
+        Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+            .arg("run")
+            .arg(&path)
+            .args(["--groups", "3"])
+            .arg("--llc")
+            .arg(common::tool("llc-22"))
+            .args(["--arg", "zeros:12"])
+            .arg(format!("--out=0={}", dir.join("out").display())),
+    );
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(read_i32s(&dir.join("out")), [0, 0, 0]);
+}
+
 /// Standard output of a command, its lines sorted: the order in which invocations print
 /// is unspecified in OpenCL (README "Running translated code"), the lines themselves are
 /// not.

@@ -1091,7 +1091,14 @@ fn pointer_difference_counts_elements_at_the_array_stride() {
                OpReturn
                OpFunctionEnd
 ";
-    let words = spirv_lift::assemble(text).expect("assembles");
+    let stores = folded_stores(text);
+    assert_eq!(stores.len(), 1, "{stores:?}");
+    assert!(stores[0].starts_with("i32 3, "), "{stores:?}");
+}
+
+/// The stores `opt-22 -O2` leaves of a module's translation (default options).
+fn folded_stores(spvasm: &str) -> Vec<String> {
+    let words = spirv_lift::assemble(spvasm).expect("assembles");
     let ir = spirv_lift::translate(&words, &Options::default())
         .expect("translates")
         .to_string();
@@ -1106,11 +1113,56 @@ fn pointer_difference_counts_elements_at_the_array_stride() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8(out.stdout).unwrap();
-    let stores: Vec<&str> = text
+    String::from_utf8(out.stdout)
+        .unwrap()
         .lines()
         .filter_map(|l| l.trim().strip_prefix("store "))
-        .collect();
-    assert_eq!(stores.len(), 1, "{text}");
-    assert!(stores[0].starts_with("i32 3, "), "{text}");
+        .map(str::to_string)
+        .collect()
+}
+
+/// A `Block` Workgroup variable initialized with `OpConstantNull` (zero-initialized
+/// workgroup memory, SPV_KHR_workgroup_memory_explicit_layout) reads 0: the allocation
+/// the blocks share starts zeroed, so `opt-22 -O2` folds the load and stores 0 (with the
+/// initializer dropped the load was poison and the store went).
+#[test]
+fn zero_initialized_workgroup_blocks_read_zero() {
+    let text = "\
+               OpCapability Shader
+               OpCapability WorkgroupMemoryExplicitLayoutKHR
+               OpExtension \"SPV_KHR_workgroup_memory_explicit_layout\"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main \"main\" %wg %buf
+               OpExecutionMode %main LocalSize 1 1 1
+               OpMemberDecorate %W 0 Offset 0
+               OpDecorate %W Block
+               OpMemberDecorate %B 0 Offset 0
+               OpDecorate %B Block
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+          %W = OpTypeStruct %uint
+          %B = OpTypeStruct %uint
+      %ptr_W = OpTypePointer Workgroup %W
+      %ptr_B = OpTypePointer StorageBuffer %B
+     %ptr_wu = OpTypePointer Workgroup %uint
+     %ptr_bu = OpTypePointer StorageBuffer %uint
+       %null = OpConstantNull %W
+         %wg = OpVariable %ptr_W Workgroup %null
+        %buf = OpVariable %ptr_B StorageBuffer
+       %main = OpFunction %void None %fn
+          %e = OpLabel
+          %p = OpAccessChain %ptr_wu %wg %uint_0
+          %x = OpLoad %uint %p
+          %q = OpAccessChain %ptr_bu %buf %uint_0
+               OpStore %q %x
+               OpReturn
+               OpFunctionEnd
+";
+    let stores = folded_stores(text);
+    assert_eq!(stores.len(), 1, "{stores:?}");
+    assert!(stores[0].starts_with("i32 0, "), "{stores:?}");
 }

@@ -680,6 +680,21 @@ impl Ctx<'_> {
         if sc != StorageClass::Workgroup || !self.has_deco(pointee, Decoration::Block) {
             return Ok(false);
         }
+        // An initializer (zero-initialized workgroup memory: `OpConstantNull`) zeroes the
+        // allocation the blocks share; any other value would have to overlay the others.
+        if let Some(init) = inst.optional_id(1) {
+            let zero = match self.global_value(init).map(|v| v.v) {
+                Some(Value::Const(c)) => self.const_is_zero(c),
+                _ => false,
+            };
+            if !zero {
+                return Err(inst.unsupported_form(
+                    "a Workgroup block initialized with anything but zeros (aliased blocks \
+                     of SPV_KHR_workgroup_memory_explicit_layout share one allocation)",
+                ));
+            }
+            self.workgroup_blocks_zeroed = true;
+        }
         let shape = self.shape(pointee)?;
         let size = self.layouts.get(shape).size.ok_or_else(|| {
             inst.unsupported_form(
@@ -720,15 +735,33 @@ impl Ctx<'_> {
         Ok(true)
     }
 
-    /// Gives the shared Workgroup block allocation the size of the largest block.
+    /// Gives the shared Workgroup block allocation the size of the largest block, zeroed
+    /// when a block has an initializer (on the host, again before each work-group).
     pub(crate) fn finish_workgroup_blocks(&mut self) {
         if let Some(Some((gid, max))) = self.workgroup_blocks {
             let i8t = self.m.ty(Type::Int(8));
             let arr = self.m.ty(Type::Array(max, i8t));
-            let init = self.m.constant(crate::llvm::Const::Poison(arr));
+            let init = if self.workgroup_blocks_zeroed {
+                self.m.constant(crate::llvm::Const::Zero(arr))
+            } else {
+                self.m.constant(crate::llvm::Const::Poison(arr))
+            };
             let g = &mut self.m.globals[gid.index()];
             g.ty = arr;
             g.init = Some(init);
+            if self.workgroup_blocks_zeroed && self.opts.target == Target::Host {
+                self.host_workgroup_inits.push((gid, init));
+            }
+        }
+    }
+
+    /// Whether a constant is all zero bits (`OpConstantNull`, or a composite of zeros).
+    fn const_is_zero(&self, c: crate::llvm::ConstId) -> bool {
+        use crate::llvm::Const;
+        match self.m.const_of_id(c) {
+            Const::Int(_, 0) | Const::Float(_, 0) | Const::Null(_) | Const::Zero(_) => true,
+            Const::Aggregate(_, elems) => elems.iter().all(|e| self.const_is_zero(*e)),
+            _ => false,
         }
     }
 }

@@ -91,6 +91,9 @@ pub(crate) struct Ctx<'a> {
     /// all alias one allocation (SPV_KHR_workgroup_memory_explicit_layout): `Some(None)`
     /// until the first is lowered, then that global and the largest block size.
     pub workgroup_blocks: Option<Option<(crate::llvm::GlobalId, u64)>>,
+    /// Whether one of those blocks has an initializer (a null constant: the allocation
+    /// they share then starts zeroed, each work-group on the host).
+    pub workgroup_blocks_zeroed: bool,
     /// Workgroup variables with initializers on the host: (global, initializer), stored
     /// again by `spirv_lift.begin_group` before each work-group (lower/host.rs).
     pub host_workgroup_inits: Vec<(crate::llvm::GlobalId, ConstId)>,
@@ -309,6 +312,7 @@ impl<'a> Ctx<'a> {
             host_builtins: Vec::new(),
             host_privates: Vec::new(),
             workgroup_blocks: None,
+            workgroup_blocks_zeroed: false,
             host_workgroup_inits: Vec::new(),
             host_entries: Vec::new(),
             buffer_handles: Default::default(),
