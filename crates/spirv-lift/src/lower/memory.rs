@@ -249,42 +249,34 @@ impl FnCtx<'_, '_> {
                 b: bi,
             },
         );
-        if let Some(stride) = stride {
-            let size = Value::Const(self.cx.int_const(rty, stride));
-            self.emit_result(
-                inst,
-                InstKind::Bin {
-                    op: crate::llvm::BinOp::SDiv,
-                    flags: crate::llvm::WrapFlags::Exact,
-                    a: d,
-                    b: size,
-                },
-            )?;
-            return Ok(());
-        }
-        // Divide by the element size, computed with the null-GEP idiom.
-        let pty = self.ll_type_of(a);
-        let null = Value::Const(self.cx.m.constant(crate::llvm::Const::Null(pty)));
-        let one = Value::Const(self.cx.int_const(rty, 1));
-        let end = self.emit(
-            "t",
-            pty,
-            InstKind::Gep {
-                inbounds: false,
-                src: elem,
-                ptr: null,
-                indices: vec![one].into(),
-            },
-        );
-        let size = self.emit(
-            "t",
-            rty,
-            InstKind::Cast {
-                op: CastOp::PtrToInt,
-                v: end,
-                to: rty,
-            },
-        );
+        let size = match stride {
+            Some(stride) => Value::Const(self.cx.int_const(rty, stride)),
+            None => {
+                // The element size, computed with the null-GEP idiom.
+                let pty = self.ll_type_of(a);
+                let null = Value::Const(self.cx.m.constant(crate::llvm::Const::Null(pty)));
+                let one = Value::Const(self.cx.int_const(rty, 1));
+                let end = self.emit(
+                    "t",
+                    pty,
+                    InstKind::Gep {
+                        inbounds: false,
+                        src: elem,
+                        ptr: null,
+                        indices: vec![one].into(),
+                    },
+                );
+                self.emit(
+                    "t",
+                    rty,
+                    InstKind::Cast {
+                        op: CastOp::PtrToInt,
+                        v: end,
+                        to: rty,
+                    },
+                )
+            }
+        };
         self.emit_result(
             inst,
             InstKind::Bin {
