@@ -1,5 +1,7 @@
 //! Deterministic, unique, printable names.
 
+use std::borrow::Cow;
+
 use super::intern::StrInterner;
 
 /// Hands out unique names within one namespace (the module's globals and functions).
@@ -23,10 +25,11 @@ pub fn is_plain_identifier(s: &str) -> bool {
     chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '$' | '.' | '_'))
 }
 
-fn sanitize(hint: &str) -> String {
+/// `hint` made a plain identifier (borrowed when it is one already).
+fn sanitize(hint: &str) -> Cow<'_, str> {
     let plain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'$' | b'.' | b'_');
     if hint.bytes().all(plain) && hint.bytes().next().is_some_and(|b| !b.is_ascii_digit()) {
-        return hint.to_string();
+        return Cow::Borrowed(hint);
     }
     let mut s: String = hint
         .chars()
@@ -43,7 +46,7 @@ fn sanitize(hint: &str) -> String {
     } else if s.as_bytes()[0].is_ascii_digit() {
         s.insert(0, '_');
     }
-    s
+    Cow::Owned(s)
 }
 
 impl Namer {
@@ -52,7 +55,7 @@ impl Namer {
     pub fn unique(&mut self, hint: &str) -> String {
         let base = sanitize(hint);
         let base_n = match self.insert(&base) {
-            Ok(_) => return base,
+            Ok(_) => return base.into_owned(),
             Err(n) => n,
         };
         loop {
@@ -113,18 +116,24 @@ impl LocalNamer {
     /// A unique name derived from `hint`: as [`Namer::unique`] (the first of `base`,
     /// `base.1`, `base.2`, … not taken, continuing from the last suffix `base` was given;
     /// the same names in the same order).
-    pub fn unique(&mut self, hint: &str) -> String {
+    pub fn unique<'h>(&mut self, hint: &'h str) -> Cow<'h, str> {
         let base = sanitize(hint);
         let base_key = local_key(&base);
         if self.insert(base_key) {
             return base;
         }
+        let mut candidate = String::with_capacity(base.len() + 4);
         loop {
             let n = self.suffixes.entry(base_key).or_insert(0);
             *n += 1;
-            let candidate = format!("{base}.{n}");
+            // `{base}.{n}`, without `format!` (temporaries share a few hints).
+            candidate.clear();
+            candidate.push_str(&base);
+            candidate.push('.');
+            // Writing to a String cannot fail.
+            let _ = super::print::num(&mut candidate, u64::from(*n));
             if self.insert(local_key(&candidate)) {
-                return candidate;
+                return Cow::Owned(candidate);
             }
         }
     }
@@ -321,7 +330,7 @@ mod tests {
             "_0",
         ]
         .iter()
-        .map(|h| n.unique(h))
+        .map(|h| n.unique(h).into_owned())
         .collect();
         assert_eq!(
             given,

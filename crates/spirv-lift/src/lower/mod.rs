@@ -94,6 +94,9 @@ pub(crate) struct Ctx<'a> {
     /// Whether one of those blocks has an initializer (a null constant: the allocation
     /// they share then starts zeroed, each work-group on the host).
     pub workgroup_blocks_zeroed: bool,
+    /// The `!mmra` node of each tag set attached so far ([`Ctx::mmra_node`]): the same
+    /// few sets recur on every memory access.
+    pub mmra_nodes: foldhash::HashMap<crate::mmra::TagSet, crate::llvm::MdId>,
     /// Workgroup variables with initializers on the host: (global, initializer), stored
     /// again by `spirv_lift.begin_group` before each work-group (lower/host.rs).
     pub host_workgroup_inits: Vec<(crate::llvm::GlobalId, ConstId)>,
@@ -313,6 +316,7 @@ impl<'a> Ctx<'a> {
             host_privates: Vec::new(),
             workgroup_blocks: None,
             workgroup_blocks_zeroed: false,
+            mmra_nodes: Default::default(),
             host_workgroup_inits: Vec::new(),
             host_entries: Vec::new(),
             buffer_handles: Default::default(),

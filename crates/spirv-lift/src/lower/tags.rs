@@ -40,7 +40,18 @@ impl Ctx<'_> {
         if !self.opts.mmra || set.is_empty() {
             return None;
         }
-        let mut nodes: Vec<MdId> = set
+        if let Some(&node) = self.mmra_nodes.get(set) {
+            return Some(node);
+        }
+        let node = self.new_mmra_node(set);
+        self.mmra_nodes.insert(set.clone(), node);
+        Some(node)
+    }
+
+    /// The metadata of a non-empty tag set: one `!{!"prefix", !"suffix"}` node, or a node
+    /// of those.
+    fn new_mmra_node(&mut self, set: &TagSet) -> MdId {
+        let nodes: Vec<MdId> = set
             .iter()
             .map(|t| {
                 self.m.md(vec![
@@ -49,10 +60,10 @@ impl Ctx<'_> {
                 ])
             })
             .collect();
-        if nodes.len() == 1 {
-            return nodes.pop();
+        match nodes[..] {
+            [node] => node,
+            _ => self.m.md(nodes.into_iter().map(MdOperand::Node).collect()),
         }
-        Some(self.m.md(nodes.into_iter().map(MdOperand::Node).collect()))
     }
 
     /// Tags for a fence or an ordered atomic with these semantics.

@@ -146,6 +146,17 @@ fn table() -> &'static Table {
     })
 }
 
+/// The opcode numbered `n` (`Op::from_u32`, a long `match`, as a lookup in the decoder's
+/// opcode table).
+pub(crate) fn op_of(n: u32) -> Option<Op> {
+    table()
+        .entries
+        .get(n as usize)
+        .copied()
+        .flatten()
+        .map(|(g, _)| g.opcode)
+}
+
 /// The grammar's name of `op` (without `Op`), from the decoder's opcode table.
 pub(crate) fn op_name(op: Op) -> &'static str {
     table()
@@ -740,6 +751,13 @@ fn strip_positions(msg: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::strip_positions;
+
+    #[test]
+    fn opcode_lookup_is_the_spirv_crates() {
+        for n in 0..=u32::from(u16::MAX) + 1 {
+            assert_eq!(super::op_of(n), ::spirv::Op::from_u32(n), "{n}");
+        }
+    }
 
     #[test]
     fn decode_messages_lose_rspirv_byte_offsets() {

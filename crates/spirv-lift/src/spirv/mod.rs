@@ -589,7 +589,7 @@ fn decode_function(
             && let (Some(size), Some(m)) = (sections.block_sizes.last_mut(), merged.last_mut())
         {
             *size += 1;
-            if Op::from_u32(op).is_some_and(is_terminator) {
+            if decode::op_of(op).is_some_and(is_terminator) {
                 open = false;
                 *m = prev == Op::SelectionMerge as u32 || prev == Op::LoopMerge as u32;
             }
@@ -968,7 +968,7 @@ impl Sections {
         for &at in offsets {
             let Some(op) = words
                 .get(at as usize)
-                .and_then(|w| Op::from_u32(w & 0xFFFF))
+                .and_then(|w| decode::op_of(w & 0xFFFF))
             else {
                 continue;
             };
