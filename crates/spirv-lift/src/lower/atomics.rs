@@ -11,6 +11,18 @@ use crate::mmra::TagSet;
 use crate::spirv::Inst;
 use crate::spirv::opclass::{Atomic, AtomicOperands, Rmw};
 
+/// The `Volatile` bit of memory semantics: the atomic becomes a `volatile` one.
+const VOLATILE: u32 = 0x8000;
+
+/// How an atomic synchronizes: its scope, its ordering, its tags, and whether its
+/// semantics say `Volatile`.
+struct Sync {
+    scope: SyncScope,
+    ord: Ordering,
+    tags: TagSet,
+    volatile: bool,
+}
+
 impl FnCtx<'_, '_> {
     /// Lowers an atomic instruction ([`OpClass::Atomic`](crate::spirv::opclass::OpClass)).
     pub(super) fn lower_atomic(&mut self, inst: &Inst, kind: Atomic) -> Result<(), Error> {
@@ -19,8 +31,8 @@ impl FnCtx<'_, '_> {
             Atomic::Load | Atomic::Store | Atomic::FlagClear if self.cx.backend_workarounds() => {
                 // LLVM 22's SPIR-V backend drops the atomicity of `load/store atomic`; its
                 // builtin forms keep scope and semantics exactly.
-                let (_, _, tags) = self.atomic_sync(inst, &ops);
-                self.lower_generic_builtin_tagged(inst, Some(&tags))?;
+                let sync = self.atomic_sync(inst, &ops);
+                self.lower_generic_builtin_tagged(inst, Some(&sync.tags))?;
                 Ok(())
             }
             Atomic::Load => self.atomic_load(inst, &ops),
@@ -34,7 +46,12 @@ impl FnCtx<'_, '_> {
 
     /// `OpAtomicLoad`: `load atomic`; a release ordering is clamped away.
     fn atomic_load(&mut self, inst: &Inst, ops: &AtomicOperands) -> Result<(), Error> {
-        let (scope, ord, mut tags) = self.atomic_sync(inst, ops);
+        let Sync {
+            scope,
+            ord,
+            mut tags,
+            volatile,
+        } = self.atomic_sync(inst, ops);
         let ord = match ord {
             Ordering::AcqRel => Ordering::Acquire,
             Ordering::Release => Ordering::Monotonic,
@@ -53,7 +70,7 @@ impl FnCtx<'_, '_> {
                 ty,
                 ptr,
                 align,
-                volatile: false,
+                volatile,
                 atomic: Some((ord, scope)),
             },
             &tags,
@@ -64,22 +81,22 @@ impl FnCtx<'_, '_> {
     /// The scope, ordering and tags of an atomic store (`OpAtomicStore`,
     /// `OpAtomicFlagClear`): a store cannot acquire, so acquire is clamped away, and a
     /// store clamped to relaxed orders nothing and gets a relaxed atomic's tags.
-    fn store_sync(&mut self, inst: &Inst, ops: &AtomicOperands) -> (SyncScope, Ordering, TagSet) {
-        let (scope, ord, mut tags) = self.atomic_sync(inst, ops);
-        let ord = match ord {
+    fn store_sync(&mut self, inst: &Inst, ops: &AtomicOperands) -> Sync {
+        let mut sync = self.atomic_sync(inst, ops);
+        sync.ord = match sync.ord {
             Ordering::AcqRel => Ordering::Release,
             Ordering::Acquire => Ordering::Monotonic,
             o => o,
         };
-        if ord == Ordering::Monotonic {
-            tags = self.atomic_tags(Ordering::Monotonic, 0);
+        if sync.ord == Ordering::Monotonic {
+            sync.tags = self.atomic_tags(Ordering::Monotonic, 0);
         }
-        (scope, ord, tags)
+        sync
     }
 
     /// `OpAtomicStore`: `store atomic`; an acquire ordering is clamped away.
     fn atomic_store(&mut self, inst: &Inst, ops: &AtomicOperands) -> Result<(), Error> {
-        let (scope, ord, tags) = self.store_sync(inst, ops);
+        let sync = self.store_sync(inst, ops);
         let value = ops.value.ok_or_else(|| inst.err("missing operand 3"))?;
         let (ptr, val) = (self.val(ops.pointer)?, self.val(value)?);
         let align = Some(self.natural_align(self.ll_type_of(val)));
@@ -88,10 +105,10 @@ impl FnCtx<'_, '_> {
                 val,
                 ptr,
                 align,
-                volatile: false,
-                atomic: Some((ord, scope)),
+                volatile: sync.volatile,
+                atomic: Some((sync.ord, sync.scope)),
             },
-            &tags,
+            &sync.tags,
         );
         Ok(())
     }
@@ -99,9 +116,16 @@ impl FnCtx<'_, '_> {
     /// `OpAtomicCompareExchange[Weak]`: `cmpxchg` (strong), its first member the result; the
     /// failure ordering is the Unequal semantics', clamped.
     fn atomic_compare_exchange(&mut self, inst: &Inst, ops: &AtomicOperands) -> Result<(), Error> {
-        let (scope, success, equal_tags) = self.atomic_sync(inst, ops);
+        let Sync {
+            scope,
+            ord: success,
+            tags: equal_tags,
+            volatile,
+        } = self.atomic_sync(inst, ops);
         let unequal = ops.unequal.ok_or_else(|| inst.err("missing operand 3"))?;
         let unequal = self.semantics_operand(inst, unequal);
+        // Volatile when either semantics says so (the memory model asks for both).
+        let volatile = volatile || unequal & VOLATILE != 0;
         let unequal_ord = ordering(unequal).unwrap_or(Ordering::Monotonic);
         let unequal_tags = self.atomic_tags(unequal_ord, unequal);
         let tags = TagSet::from_tags(equal_tags.iter().chain(unequal_tags.iter()).cloned());
@@ -131,7 +155,7 @@ impl FnCtx<'_, '_> {
                 scope,
                 weak: false,
                 align,
-                volatile: false,
+                volatile,
             })),
             &tags,
         );
@@ -147,7 +171,7 @@ impl FnCtx<'_, '_> {
 
     /// `OpAtomicFlagTestAndSet`: an exchange of 1 into the `i32` flag, compared with 0.
     fn atomic_flag_test_and_set(&mut self, inst: &Inst, ops: &AtomicOperands) -> Result<(), Error> {
-        let (scope, ord, tags) = self.atomic_sync(inst, ops);
+        let sync = self.atomic_sync(inst, ops);
         let ptr = self.val(ops.pointer)?;
         let i32t = self.cx.m.ty(Type::Int(32));
         let one = self.cx.i32_val(1);
@@ -158,12 +182,12 @@ impl FnCtx<'_, '_> {
                 op: RmwOp::Xchg,
                 ptr,
                 val: one,
-                ord,
-                scope,
+                ord: sync.ord,
+                scope: sync.scope,
                 align: 4,
-                volatile: false,
+                volatile: sync.volatile,
             },
-            &tags,
+            &sync.tags,
         );
         let zero = self.cx.i32_val(0);
         self.emit_result(
@@ -179,7 +203,7 @@ impl FnCtx<'_, '_> {
 
     /// `OpAtomicFlagClear`: a `store atomic` of 0 into the `i32` flag.
     fn atomic_flag_clear(&mut self, inst: &Inst, ops: &AtomicOperands) -> Result<(), Error> {
-        let (scope, ord, tags) = self.store_sync(inst, ops);
+        let sync = self.store_sync(inst, ops);
         let ptr = self.val(ops.pointer)?;
         let zero = self.cx.i32_val(0);
         self.emit_void_tagged(
@@ -187,17 +211,17 @@ impl FnCtx<'_, '_> {
                 val: zero,
                 ptr,
                 align: Some(4),
-                volatile: false,
-                atomic: Some((ord, scope)),
+                volatile: sync.volatile,
+                atomic: Some((sync.ord, sync.scope)),
             },
-            &tags,
+            &sync.tags,
         );
         Ok(())
     }
 
     /// A read-modify-write: `atomicrmw` (increments and decrements add or subtract 1).
     fn atomic_rmw(&mut self, inst: &Inst, ops: &AtomicOperands, rmw: Rmw) -> Result<(), Error> {
-        let (scope, ord, tags) = self.atomic_sync(inst, ops);
+        let sync = self.atomic_sync(inst, ops);
         let value = || ops.value.ok_or_else(|| inst.err("missing operand 3"));
         let ptr = self.val(ops.pointer)?;
         let ty = self.cx.llty(inst.rty()?)?;
@@ -225,19 +249,19 @@ impl FnCtx<'_, '_> {
                 op,
                 ptr,
                 val,
-                ord,
-                scope,
+                ord: sync.ord,
+                scope: sync.scope,
                 align,
-                volatile: false,
+                volatile: sync.volatile,
             },
-            &tags,
+            &sync.tags,
         )?;
         Ok(())
     }
 
     /// Scope and ordering of an atomic; also the atomic's tags, which go on the
     /// instruction it becomes.
-    fn atomic_sync(&mut self, inst: &Inst, ops: &AtomicOperands) -> (SyncScope, Ordering, TagSet) {
+    fn atomic_sync(&mut self, inst: &Inst, ops: &AtomicOperands) -> Sync {
         let (scope, widened) = self.scope_operand(inst, ops.scope);
         let sem = self.semantics_operand(inst, ops.semantics);
         let ord = if widened {
@@ -246,7 +270,12 @@ impl FnCtx<'_, '_> {
             ordering(sem).unwrap_or(Ordering::Monotonic)
         };
         let tags = self.atomic_tags(ord, sem);
-        (sync_scope(scope, self.cx.opts.target), ord, tags)
+        Sync {
+            scope: sync_scope(scope, self.cx.opts.target),
+            ord,
+            tags,
+            volatile: sem & VOLATILE != 0,
+        }
     }
 
     /// Tags of an atomic: `vulkan:nonprivate` (Vulkan memory model), plus the semantics'
