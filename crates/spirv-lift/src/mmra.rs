@@ -14,23 +14,34 @@
 //! assert!(!compatible(&store, &release)); // seed example 1: not ordered
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 
-/// One tag: a prefix and a suffix (`sync-as:3` is `Tag::new("sync-as", "3")`).
+/// One tag: a prefix and a suffix (`sync-as:3` is `Tag::new("sync-as", "3")`). The
+/// halves are borrowed when they are static text, as the translator's tags are (it makes
+/// one set per memory access).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Tag {
     /// The prefix, e.g. `vulkan`.
-    pub prefix: String,
+    pub prefix: Cow<'static, str>,
     /// The suffix, e.g. `nonprivate`.
-    pub suffix: String,
+    pub suffix: Cow<'static, str>,
 }
 
 impl Tag {
     /// A tag from its two halves.
     pub fn new(prefix: impl Into<String>, suffix: impl Into<String>) -> Tag {
         Tag {
-            prefix: prefix.into(),
-            suffix: suffix.into(),
+            prefix: Cow::Owned(prefix.into()),
+            suffix: Cow::Owned(suffix.into()),
+        }
+    }
+
+    /// A tag from two static texts, borrowed (no allocation).
+    pub const fn from_static(prefix: &'static str, suffix: &'static str) -> Tag {
+        Tag {
+            prefix: Cow::Borrowed(prefix),
+            suffix: Cow::Borrowed(suffix),
         }
     }
 }

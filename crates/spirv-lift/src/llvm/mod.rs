@@ -421,6 +421,11 @@ pub struct Module {
     /// LLVM 22's SPIR-V backend; see `Options::spirv_backend_workarounds`).
     pub(crate) kernels_first: bool,
     types: intern::Interner<Type>,
+    /// Each type's text as printed, in `type_text` (by type id): written once, when the
+    /// type is made (a type prints the same whenever it is printed: a struct's name is
+    /// fixed when it is made), and copied wherever the type is printed.
+    type_spans: Vec<(u32, u32)>,
+    type_text: String,
     /// Identified struct types: name, body, and its form.
     structs: Vec<(String, Vec<TypeId>, StructForm)>,
     consts: intern::Interner<Const>,
@@ -448,7 +453,20 @@ impl Module {
         if let Some(id) = self.types.get(&t) {
             return TypeId(id);
         }
-        TypeId(self.types.push_new(t))
+        let id = TypeId(self.types.push_new(t));
+        let mut text = std::mem::take(&mut self.type_text);
+        let start = text.len() as u32;
+        // Writing to a String cannot fail.
+        let _ = print::render_type(&mut text, self, id);
+        self.type_spans.push((start, text.len() as u32));
+        self.type_text = text;
+        id
+    }
+
+    /// The printed text of a type, if it was made by [`Module::ty`].
+    pub(crate) fn type_text(&self, id: TypeId) -> Option<&str> {
+        let &(start, end) = self.type_spans.get(id.index())?;
+        self.type_text.get(start as usize..end as usize)
     }
 
     /// The type behind an id.

@@ -181,6 +181,14 @@ fn inum<W: Write + ?Sized>(w: &mut W, v: i64) -> Result {
 
 /// Writes a type.
 pub fn write_type<W: Write + ?Sized>(w: &mut W, m: &Module, t: TypeId) -> Result {
+    match m.type_text(t) {
+        Some(text) => w.write_str(text),
+        None => render_type(w, m, t),
+    }
+}
+
+/// Writes a type from its structure (its parts with [`write_type`]).
+pub(crate) fn render_type<W: Write + ?Sized>(w: &mut W, m: &Module, t: TypeId) -> Result {
     match m.type_of_id(t) {
         Type::Void => w.write_str("void"),
         Type::Int(n) => {

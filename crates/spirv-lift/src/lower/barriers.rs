@@ -9,7 +9,6 @@ use super::types::addrspace;
 use crate::Target;
 use crate::error::Error;
 use crate::llvm::{InstKind, Ordering, SyncScope, Type};
-use crate::mmra::Tag;
 use crate::spirv::opclass::BarrierOperands;
 use crate::spirv::{Inst, Op};
 use ::spirv::Scope;
@@ -110,7 +109,7 @@ impl FnCtx<'_, '_> {
             ::spirv::StorageClass::TaskPayloadWorkgroupEXT,
             self.cx.opts.target,
         ) {
-            tags.insert(Tag::new("sync-as", a.to_string()));
+            tags.insert(super::tags::space_tag(a));
         }
         self.emit_void_tagged(
             InstKind::Fence {

@@ -30,7 +30,7 @@ const SEMANTICS_CLASSES: &[(M, &[S])] = &[
 ];
 
 fn vulkan(nonprivate: bool) -> Tag {
-    Tag::new("vulkan", if nonprivate { "nonprivate" } else { "private" })
+    Tag::from_static("vulkan", if nonprivate { "nonprivate" } else { "private" })
 }
 
 impl Ctx<'_> {
@@ -55,8 +55,8 @@ impl Ctx<'_> {
             .iter()
             .map(|t| {
                 self.m.md(vec![
-                    MdOperand::Str(t.prefix.clone()),
-                    MdOperand::Str(t.suffix.clone()),
+                    MdOperand::Str(t.prefix.to_string()),
+                    MdOperand::Str(t.suffix.to_string()),
                 ])
             })
             .collect();
@@ -77,13 +77,13 @@ impl Ctx<'_> {
             if bits.contains(*bit) {
                 for sc in *classes {
                     if let Ok(a) = addrspace(*sc, self.opts.target) {
-                        set.insert(Tag::new("sync-as", a.to_string()));
+                        set.insert(space_tag(a));
                     }
                 }
             }
         }
         if bits.contains(M::IMAGE_MEMORY) {
-            set.insert(Tag::new("sync-as", "image"));
+            set.insert(Tag::from_static("sync-as", "image"));
         }
         if fence && self.opts.target == Target::Amdgcn {
             let local = bits.contains(M::WORKGROUP_MEMORY);
@@ -99,8 +99,8 @@ impl Ctx<'_> {
                 _ => None,
             };
             if let Some(w) = which {
-                set.insert(Tag::new("amdgpu-as", w));
-                set.insert(Tag::new("amdgpu-synchronize-as", w));
+                set.insert(Tag::from_static("amdgpu-as", w));
+                set.insert(Tag::from_static("amdgpu-synchronize-as", w));
             }
         }
         set
@@ -121,9 +121,7 @@ impl FnCtx<'_, '_> {
     /// The `sync-as` tag of a plain access through `ptr`, if its space is concrete.
     pub fn space_tag(&self, ptr: Value) -> Option<Tag> {
         match self.cx.m.type_of_id(self.ll_type_of(ptr)) {
-            Type::Ptr(a) if !self.cx.is_generic_space(*a) => {
-                Some(Tag::new("sync-as", a.to_string()))
-            }
+            Type::Ptr(a) if !self.cx.is_generic_space(*a) => Some(space_tag(*a)),
             _ => None,
         }
     }
@@ -144,7 +142,31 @@ impl FnCtx<'_, '_> {
             self.cx
                 .vulkan_tag(nonprivate_texel)
                 .into_iter()
-                .chain([Tag::new("sync-as", "image")]),
+                .chain([Tag::from_static("sync-as", "image")]),
         )
+    }
+}
+
+/// `sync-as:<a>`, its suffix static text for the address spaces the targets use.
+pub(super) fn space_tag(a: u32) -> Tag {
+    const NAMES: [&str; 32] = [
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+        "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31",
+    ];
+    match NAMES.get(a as usize) {
+        Some(name) => Tag::from_static("sync-as", name),
+        None => Tag::new("sync-as", a.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::mmra::Tag;
+
+    #[test]
+    fn space_tags_name_their_address_space() {
+        for a in 0..100u32 {
+            assert_eq!(super::space_tag(a), Tag::new("sync-as", a.to_string()));
+        }
     }
 }
