@@ -33,7 +33,7 @@ const CLI_ONLY: [&str; 6] = [
     "clap",
     "anyhow",
     "indicatif",
-    "mimalloc",
+    "libmimalloc-sys",
     "ctrlc",
     "clap_mangen",
 ];
@@ -95,7 +95,7 @@ fn command_line_depends_on_the_library() {
             .args(["--prefix", "none", "--format", "{p}"]),
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    for dep in ["spirv-lift v", "spirv-lift-tools v", "clap v", "mimalloc v"] {
+    for dep in ["spirv-lift v", "spirv-lift-tools v", "clap v", "libmimalloc-sys v"] {
         assert!(
             text.contains(dep),
             "spirv-lift-cli should depend on {dep}: {text}"
