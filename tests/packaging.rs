@@ -95,7 +95,12 @@ fn command_line_depends_on_the_library() {
             .args(["--prefix", "none", "--format", "{p}"]),
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    for dep in ["spirv-lift v", "spirv-lift-tools v", "clap v", "libmimalloc-sys v"] {
+    for dep in [
+        "spirv-lift v",
+        "spirv-lift-tools v",
+        "clap v",
+        "libmimalloc-sys v",
+    ] {
         assert!(
             text.contains(dep),
             "spirv-lift-cli should depend on {dep}: {text}"

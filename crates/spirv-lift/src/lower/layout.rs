@@ -79,7 +79,9 @@ pub(crate) enum ShapeKind {
         wrapped: bool,
         column: ShapeId,
     },
-    /// A column of a row-major matrix: `n` elements, each a matrix stride apart.
+    /// A column of a row-major matrix: `n` elements, each a matrix stride apart; or a
+    /// bool vector in memory (`[N x i1]`, a byte per lane, not wrapped: LLVM packs
+    /// `<N x i1>` into bits, where a lane has no address).
     Strided { n: u32, wrapped: bool },
 }
 
@@ -211,7 +213,11 @@ impl Ctx<'_> {
     /// when it is explicitly laid out (called in module order, so that every named
     /// layout struct exists before any function is printed).
     pub(crate) fn compute_layout(&mut self, ty: SpvTypeId) -> Result<(), Error> {
-        if self.kernel {
+        // Kernels have no explicit layouts; their bool vectors are byte per lane in
+        // memory all the same. Of shaders' vectors only bool vectors have a memory form
+        // of their own outside a layout.
+        let vector = matches!(self.spv_ty(ty)?, SpvTy::Vector { .. });
+        if (self.kernel || vector) && !self.holds_bool_vector(ty)? {
             return Ok(());
         }
         let s = self.layout_shape(ty, MatrixCtx::default())?;
@@ -221,9 +227,40 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// Whether a type is a bool vector, or an array or struct whose memory form holds one
+    /// (its element or members were lowered before it: their default shapes say).
+    fn holds_bool_vector(&self, ty: SpvTypeId) -> Result<bool, Error> {
+        let laid = |t: &SpvTypeId| self.layouts.laid.contains_key(t);
+        Ok(match self.spv_ty(ty)? {
+            SpvTy::Vector { elem, .. } => matches!(self.spv_ty(*elem)?, SpvTy::Bool),
+            SpvTy::Array { elem, .. } | SpvTy::RuntimeArray { elem } => laid(elem),
+            SpvTy::Struct { members } => members.iter().any(laid),
+            _ => false,
+        })
+    }
+
+    /// The shape of a bool vector in memory: `[N x i1]`, one byte per lane (a lane of
+    /// `<N x i1>` in memory is a bit: `getelementptr` cannot address it).
+    fn bool_vector_shape(&mut self, ty: SpvTypeId, n: u32) -> Result<ShapeId, Error> {
+        let i1 = self.m.ty(Type::Int(1));
+        let mem = self.m.ty(Type::Array(u64::from(n), i1));
+        let val = self.llty(ty)?;
+        Ok(self.layouts.add(Shape {
+            kind: ShapeKind::Strided { n, wrapped: false },
+            spv: ty,
+            mem,
+            val,
+            size: Some(u64::from(n)),
+            leaves: u64::from(n),
+        }))
+    }
+
     /// The shape of a `ty` inside an explicit layout.
     fn layout_shape(&mut self, ty: SpvTypeId, mctx: MatrixCtx) -> Result<ShapeId, Error> {
         match self.spv_ty(ty)?.clone() {
+            SpvTy::Vector { elem, n } if matches!(self.spv_ty(elem)?, SpvTy::Bool) => {
+                self.bool_vector_shape(ty, n)
+            }
             SpvTy::Vector { elem, n } => {
                 let e = self.llty(elem)?;
                 let size = self.plain_size(elem).map(|s| s * u64::from(n));
@@ -430,12 +467,52 @@ impl Ctx<'_> {
         }))
     }
 
+    /// A struct without `Offset`s: LLVM's own layout of its members' memory forms, which
+    /// are their value types unless a member holds a bool vector (then it is a literal
+    /// struct of those forms, member `k` field `k`).
+    fn natural_struct_shape(
+        &mut self,
+        ty: SpvTypeId,
+        members: &[SpvTypeId],
+    ) -> Result<ShapeId, Error> {
+        let shapes = members
+            .iter()
+            .map(|&m| self.shape(m))
+            .collect::<Result<Vec<_>, _>>()?;
+        if shapes
+            .iter()
+            .all(|&s| matches!(self.layouts.get(s).kind, ShapeKind::Plain))
+        {
+            return self.plain_shape(ty);
+        }
+        let mems = shapes.iter().map(|&s| self.layouts.get(s).mem).collect();
+        let mem = self.m.ty(Type::Struct(mems));
+        let val = self.llty(ty)?;
+        let leaves = shapes
+            .iter()
+            .fold(0u64, |n, &s| n.saturating_add(self.layouts.get(s).leaves));
+        Ok(self.layouts.add(Shape {
+            kind: ShapeKind::Struct {
+                fields: shapes
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, s)| (k as u32, s))
+                    .collect(),
+            },
+            spv: ty,
+            mem,
+            val,
+            size: None,
+            leaves,
+        }))
+    }
+
     fn struct_shape(&mut self, ty: SpvTypeId, members: &[SpvTypeId]) -> Result<ShapeId, Error> {
         let offsets: Vec<Option<u32>> = (0..members.len() as u32)
             .map(|k| self.layouts.member_lit(ty, k, Decoration::Offset))
             .collect();
         if offsets.iter().all(Option::is_none) {
-            return self.plain_shape(ty);
+            return self.natural_struct_shape(ty, members);
         }
         // Offsets on some members only: not a block layout (spirv-val requires them on
         // every member of a laid-out struct), so LLVM's own layout.
@@ -550,7 +627,8 @@ impl Ctx<'_> {
         let parts: Vec<(usize, ShapeId)> = match &sh.kind {
             ShapeKind::Struct { fields } => fields.iter().map(|(f, s)| (*f as usize, *s)).collect(),
             ShapeKind::Array { elem, .. } => (0..elems.len()).map(|i| (i, *elem)).collect(),
-            ShapeKind::Vector => {
+            // A vector in a layout, or a bool vector: an array of its lanes.
+            ShapeKind::Vector | ShapeKind::Strided { wrapped: false, .. } => {
                 return Ok(self.m.constant(Const::Aggregate(sh.mem, elems)));
             }
             _ => {

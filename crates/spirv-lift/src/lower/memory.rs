@@ -331,7 +331,17 @@ impl FnCtx<'_, '_> {
         // A variable of type void (`spirv-val` accepts one that is never loaded or
         // stored; SPIRV-Cross's tests have `%retvar` of it) or of an `OpTypeOpaque` still
         // needs an address: one byte.
-        let ty = self.cx.m.variable_type(self.cx.layouts.get(shape).mem);
+        let mut ty = self.cx.m.variable_type(self.cx.layouts.get(shape).mem);
+        if self.cx.opts.target == crate::Target::Amdgcn
+            && let Type::Array(n, e) = *self.cx.m.type_of_id(ty)
+            && *self.cx.m.type_of_id(e) == Type::Int(1)
+        {
+            // A bool vector's lanes (`[N x i1]`, a byte each) are allocated as `[N x i8]`,
+            // the same bytes: llc-19's AMDGPU alloca promotion turns an `[N x i1]`
+            // alloca into `<N x i1>` and emits invalid `bitcast`s between `i1` and it.
+            let i8t = self.cx.m.ty(Type::Int(8));
+            ty = self.cx.m.ty(Type::Array(n, i8t));
+        }
         let addrspace = super::types::addrspace(sc, self.cx.opts.target)?;
         let align = self
             .cx

@@ -444,7 +444,10 @@ impl Ctx<'_> {
         }
         if matches!(
             decl,
-            SpvTy::Struct { .. } | SpvTy::Array { .. } | SpvTy::RuntimeArray { .. }
+            SpvTy::Struct { .. }
+                | SpvTy::Array { .. }
+                | SpvTy::RuntimeArray { .. }
+                | SpvTy::Vector { .. }
         ) {
             self.compute_layout(id)
                 .map_err(|e| e.or_at(&inst.location()))?;
