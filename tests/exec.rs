@@ -131,6 +131,38 @@ fn cases(dir: &Path) -> Vec<Case> {
             args: vec![s("zeros:28")],
             outs: vec![(0, Cmp::Exact)],
         },
+        // Conversions to float in the four rounding modes (FPRoundingMode), from random
+        // bits: 256 invocations, every output word bit for bit.
+        Case {
+            file: "rounding_modes",
+            kernel: "rounding",
+            std: Some("CL1.2"),
+            global: "256",
+            local: "64",
+            args: vec![
+                s("random:1024:41"),
+                s("random:1024:42"),
+                s("random:2048:43"),
+                s("random:2048:44"),
+                s("random:2048:45"),
+                s("zeros:20480"),
+            ],
+            outs: vec![(5, Cmp::Exact)],
+        },
+        Case {
+            file: "rounding_modes",
+            kernel: "rounding_vectors",
+            std: Some("CL1.2"),
+            global: "64",
+            local: "16",
+            args: vec![
+                s("random:2048:46"),
+                s("random:2048:47"),
+                s("zeros:4096"),
+                s("zeros:1536"),
+            ],
+            outs: vec![(2, Cmp::Exact), (3, Cmp::Exact)],
+        },
         Case {
             file: "loops",
             kernel: "collatz",

@@ -4,7 +4,7 @@
 
 use super::func::FnCtx;
 use crate::error::Error;
-use crate::llvm::{CastOp, FPred, InstKind, Type, TypeId, Value};
+use crate::llvm::{BinOp, CastOp, FPred, IPred, InstKind, Type, TypeId, Value};
 use crate::spirv::{Inst, Op};
 
 impl FnCtx<'_, '_> {
@@ -42,6 +42,15 @@ impl FnCtx<'_, '_> {
             self.define(inst, r)?;
             return Ok(());
         }
+        let directed = match self.rounding_mode(inst)? {
+            Some(m) if m != ::spirv::FPRoundingMode::RTE => Some(m),
+            _ => None,
+        };
+        if let (Some(mode), Op::ConvertSToF | Op::ConvertUToF) = (directed, op) {
+            let v = self.val(inst.id(0)?)?;
+            let r = self.int_to_float_directed(mode, v, to, op == Op::ConvertSToF)?;
+            return self.define(inst, r);
+        }
         if let Some(c) = simple {
             let v = self.conversion_operand(inst)?;
             self.emit_result(inst, InstKind::Cast { op: c, v, to })?;
@@ -65,6 +74,31 @@ impl FnCtx<'_, '_> {
                 let tb = self.elem_bits(to);
                 if fb == tb {
                     self.define(inst, v)?;
+                } else if let (Some(mode), true) = (directed, tb < fb) {
+                    // Narrowing in a directed mode: the result widened back is exact,
+                    // and compares with the operand exactly (NaN with neither).
+                    let r = self.emit(
+                        "t",
+                        to,
+                        InstKind::Cast {
+                            op: CastOp::FPTrunc,
+                            v,
+                            to,
+                        },
+                    );
+                    let back = self.emit(
+                        "t",
+                        from,
+                        InstKind::Cast {
+                            op: CastOp::FPExt,
+                            v: r,
+                            to: from,
+                        },
+                    );
+                    let above = self.cmp_f(FPred::Ogt, back, v);
+                    let below = self.cmp_f(FPred::Olt, back, v);
+                    let r = self.round_directed(mode, r, above, below);
+                    self.define(inst, r)?;
                 } else {
                     let c = if tb < fb {
                         CastOp::FPTrunc
@@ -236,6 +270,125 @@ impl FnCtx<'_, '_> {
 }
 
 impl FnCtx<'_, '_> {
+    /// A conversion's `FPRoundingMode` decoration, if it has one.
+    fn rounding_mode(
+        &self,
+        inst: &crate::spirv::Inst,
+    ) -> Result<Option<::spirv::FPRoundingMode>, Error> {
+        Ok(self
+            .cx
+            .decos(inst.rid()?)
+            .iter()
+            .find(|d| d.kind == ::spirv::Decoration::FPRoundingMode)
+            .and_then(|d| match d.operands.first() {
+                Some(crate::spirv::Operand::FPRoundingMode(m)) => Some(*m),
+                _ => None,
+            }))
+    }
+
+    /// A conversion to a float type, `r` its result rounded to nearest even (LLVM's
+    /// `sitofp`, `uitofp`, `fptrunc`), rounded instead as the instruction's
+    /// `FPRoundingMode` says (OpenCL's `convert_float_rtz` and the like): `r` and the
+    /// directed result are the same or neighbours, so `r` steps one unit in the last
+    /// place (its bits plus or minus one: a float's bits order its magnitudes) when it
+    /// lies on the wrong side of the exact value. `above` and `below` say whether `r` is
+    /// greater or less than the exact value (both false for NaN). RTE keeps `r`.
+    fn round_directed(
+        &mut self,
+        mode: ::spirv::FPRoundingMode,
+        r: Value,
+        above: Value,
+        below: Value,
+    ) -> Value {
+        use ::spirv::FPRoundingMode as M;
+        let t = self.ll_type_of(r);
+        let bits = self.elem_bits(t);
+        let it = match self.lanes(t) {
+            Some(n) => {
+                let e = self.cx.m.ty(Type::Int(bits));
+                self.cx.m.ty(Type::Vector(n, e))
+            }
+            None => self.cx.m.ty(Type::Int(bits)),
+        };
+        let m = self.emit(
+            "t",
+            it,
+            InstKind::Cast {
+                op: CastOp::BitCast,
+                v: r,
+                to: it,
+            },
+        );
+        let zero = self.iconst(it, 0);
+        let negative = self.cmp_i(IPred::Slt, m, zero);
+        let positive = self.cmp_i(IPred::Sge, m, zero);
+        // Away from zero: a larger magnitude (bits + 1); toward zero: bits - 1.
+        let (away, toward) = match mode {
+            M::RTZ => {
+                let a = self.bin(BinOp::And, positive, above);
+                let b = self.bin(BinOp::And, negative, below);
+                (None, Some(self.bin(BinOp::Or, a, b)))
+            }
+            M::RTP => (
+                Some(self.bin(BinOp::And, positive, below)),
+                Some(self.bin(BinOp::And, negative, below)),
+            ),
+            M::RTN => (
+                Some(self.bin(BinOp::And, negative, above)),
+                Some(self.bin(BinOp::And, positive, above)),
+            ),
+            _ => return r,
+        };
+        let one = self.iconst(it, 1);
+        let mut out = m;
+        if let Some(c) = away {
+            let up = self.bin(BinOp::Add, out, one);
+            out = self.select(c, up, out);
+        }
+        if let Some(c) = toward {
+            let down = self.bin(BinOp::Sub, out, one);
+            out = self.select(c, down, out);
+        }
+        self.emit(
+            "t",
+            t,
+            InstKind::Cast {
+                op: CastOp::BitCast,
+                v: out,
+                to: t,
+            },
+        )
+    }
+
+    /// An integer-to-float conversion (`OpConvertSToF`, `OpConvertUToF`) in a directed
+    /// rounding mode: `sitofp`/`uitofp`, then [`FnCtx::round_directed`]. Whether the
+    /// result is above or below the integer is asked of the result converted back
+    /// (saturating: a result past the integer type's range, `2^(N-1)` or `2^N` rounded
+    /// up, is above every value of it).
+    fn int_to_float_directed(
+        &mut self,
+        mode: ::spirv::FPRoundingMode,
+        v: Value,
+        to: TypeId,
+        signed: bool,
+    ) -> Result<Value, Error> {
+        let from = self.ll_type_of(v);
+        let (cast, sat, lt, gt) = if signed {
+            (CastOp::SIToFP, "fptosi.sat", IPred::Slt, IPred::Sgt)
+        } else {
+            (CastOp::UIToFP, "fptoui.sat", IPred::Ult, IPred::Ugt)
+        };
+        let r = self.emit("t", to, InstKind::Cast { op: cast, v, to });
+        let back = self.intrinsic(sat, &[from, to], from, vec![r])?;
+        let n = self.elem_bits(from);
+        let limit = self.fconst(to, 2f64.powi(if signed { n as i32 - 1 } else { n as i32 }));
+        let past = self.cmp_f(FPred::Oge, r, limit);
+        let back_above = self.cmp_i(gt, back, v);
+        let above = self.bin(BinOp::Or, back_above, past);
+        let below = self.cmp_i(lt, back, v);
+        Ok(self.round_directed(mode, r, above, below))
+    }
+
     /// The operand of a conversion. A float-to-integer conversion decorated
     /// `FPRoundingMode` (OpenCL's `convert_<T>_rte/_rtp/_rtn`) first rounds its operand
     /// by that mode (`llvm.roundeven`, `ceil`, `floor`; RTZ is the conversion's own), so
@@ -245,16 +398,7 @@ impl FnCtx<'_, '_> {
         if !matches!(inst.op, ::spirv::Op::ConvertFToU | ::spirv::Op::ConvertFToS) {
             return Ok(v);
         }
-        let mode = self
-            .cx
-            .decos(inst.rid()?)
-            .iter()
-            .find(|d| d.kind == ::spirv::Decoration::FPRoundingMode)
-            .and_then(|d| match d.operands.first() {
-                Some(crate::spirv::Operand::FPRoundingMode(m)) => Some(*m),
-                _ => None,
-            });
-        let rounding = match mode {
+        let rounding = match self.rounding_mode(inst)? {
             Some(::spirv::FPRoundingMode::RTE) => "roundeven",
             Some(::spirv::FPRoundingMode::RTP) => "ceil",
             Some(::spirv::FPRoundingMode::RTN) => "floor",
