@@ -1078,6 +1078,106 @@ fn zero_initialized_workgroup_blocks_start_zeroed_in_every_work_group() {
     assert_eq!(read_i32s(&dir.join("out")), [0, 0, 0]);
 }
 
+#[test]
+fn a_pointer_chosen_by_select_keeps_its_row_major_layout() {
+    // OpSelect between pointers to two row-major mat2 members (MatrixStride 16: rows 16
+    // bytes apart), then column 1 through the chosen one. The chosen pointer is read as
+    // row-major: column 1 is (M[0][1], M[1][1]), 16 bytes apart. Before, it was read by
+    // its type (column-major, columns contiguous) and got the padding after row 0.
+    // Buffer: sel at 0; a's rows (1, 2) at 16 and (3, 4) at 32; b's rows (5, 6) at 48
+    // and (7, 8) at 64; padding -1.0; the vec2 result at 80.
+    let src = "\
+               OpCapability Shader
+               OpCapability VariablePointersStorageBuffer
+               OpExtension \"SPV_KHR_variable_pointers\"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main \"main\" %buf
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %S Block
+               OpMemberDecorate %S 0 Offset 0
+               OpMemberDecorate %S 1 Offset 16
+               OpMemberDecorate %S 1 RowMajor
+               OpMemberDecorate %S 1 MatrixStride 16
+               OpMemberDecorate %S 2 Offset 48
+               OpMemberDecorate %S 2 RowMajor
+               OpMemberDecorate %S 2 MatrixStride 16
+               OpMemberDecorate %S 3 Offset 80
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+        %int = OpTypeInt 32 1
+      %float = OpTypeFloat 32
+       %vec2 = OpTypeVector %float 2
+       %mat2 = OpTypeMatrix %vec2 2
+          %S = OpTypeStruct %uint %mat2 %mat2 %vec2
+      %ptr_S = OpTypePointer StorageBuffer %S
+   %ptr_uint = OpTypePointer StorageBuffer %uint
+   %ptr_mat2 = OpTypePointer StorageBuffer %mat2
+   %ptr_vec2 = OpTypePointer StorageBuffer %vec2
+     %uint_0 = OpConstant %uint 0
+      %int_0 = OpConstant %int 0
+      %int_1 = OpConstant %int 1
+      %int_2 = OpConstant %int 2
+      %int_3 = OpConstant %int 3
+        %buf = OpVariable %ptr_S StorageBuffer
+       %main = OpFunction %void None %fn
+          %e = OpLabel
+         %ps = OpAccessChain %ptr_uint %buf %int_0
+        %sel = OpLoad %uint %ps
+          %c = OpINotEqual %bool %sel %uint_0
+         %pa = OpAccessChain %ptr_mat2 %buf %int_1
+         %pb = OpAccessChain %ptr_mat2 %buf %int_2
+          %p = OpSelect %ptr_mat2 %c %pa %pb
+        %col = OpAccessChain %ptr_vec2 %p %int_1
+          %v = OpLoad %vec2 %col
+         %po = OpAccessChain %ptr_vec2 %buf %int_3
+               OpStore %po %v
+               OpReturn
+               OpFunctionEnd
+";
+    let (tmp, path) = spvasm_in_temp_dir("select.spvasm", src);
+    let dir = tmp.path();
+    for (sel, want) in [(1u32, [2.0f32, 4.0]), (0, [6.0, 8.0])] {
+        let mut buf = vec![0u8; 88];
+        buf[0..4].copy_from_slice(&sel.to_le_bytes());
+        for (at, v) in [
+            (16, 1.0f32),
+            (20, 2.0),
+            (24, -1.0),
+            (28, -1.0),
+            (32, 3.0),
+            (36, 4.0),
+            (40, -1.0),
+            (44, -1.0),
+            (48, 5.0),
+            (52, 6.0),
+            (64, 7.0),
+            (68, 8.0),
+        ] {
+            buf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        let input = dir.join("in");
+        std::fs::write(&input, &buf).expect("input");
+        let out = dir.join("out");
+        let r = common::run(
+            Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+                .arg("run")
+                .arg(&path)
+                .args(["--groups", "1"])
+                .arg("--llc")
+                .arg(common::tool("llc-22"))
+                .arg("--arg")
+                .arg(format!("file:{}", input.display()))
+                .arg(format!("--out=0={}", out.display())),
+        );
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        assert_eq!(read_f32s(&out)[20..22], want, "sel = {sel}");
+    }
+}
+
 /// Standard output of a command, its lines sorted: the order in which invocations print
 /// is unspecified in OpenCL (README "Running translated code"), the lines themselves are
 /// not.

@@ -1166,3 +1166,113 @@ fn zero_initialized_workgroup_blocks_read_zero() {
     assert_eq!(stores.len(), 1, "{stores:?}");
     assert!(stores[0].starts_with("i32 0, "), "{stores:?}");
 }
+
+/// A module with two row-major `mat2` members (`a`, `b`) and a column-major one (`c`) in
+/// a storage buffer, whose `main` ends with `body` (ids `%pa`, `%pb`, `%pc` point to the
+/// members; `%c` is a bool) and whose `%take` function takes a `%ptr_mat2`.
+fn matrices_module(body: &str) -> String {
+    format!(
+        "\
+               OpCapability Shader
+               OpCapability VariablePointersStorageBuffer
+               OpExtension \"SPV_KHR_variable_pointers\"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main \"main\" %buf
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %S Block
+               OpMemberDecorate %S 0 Offset 0
+               OpMemberDecorate %S 1 Offset 16
+               OpMemberDecorate %S 1 RowMajor
+               OpMemberDecorate %S 1 MatrixStride 16
+               OpMemberDecorate %S 2 Offset 48
+               OpMemberDecorate %S 2 RowMajor
+               OpMemberDecorate %S 2 MatrixStride 16
+               OpMemberDecorate %S 3 Offset 80
+               OpMemberDecorate %S 3 ColMajor
+               OpMemberDecorate %S 3 MatrixStride 8
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+        %int = OpTypeInt 32 1
+      %float = OpTypeFloat 32
+       %vec2 = OpTypeVector %float 2
+       %mat2 = OpTypeMatrix %vec2 2
+          %S = OpTypeStruct %uint %mat2 %mat2 %mat2
+      %ptr_S = OpTypePointer StorageBuffer %S
+   %ptr_uint = OpTypePointer StorageBuffer %uint
+   %ptr_mat2 = OpTypePointer StorageBuffer %mat2
+    %fn_take = OpTypeFunction %void %ptr_mat2
+     %uint_0 = OpConstant %uint 0
+      %int_0 = OpConstant %int 0
+      %int_1 = OpConstant %int 1
+      %int_2 = OpConstant %int 2
+      %int_3 = OpConstant %int 3
+        %buf = OpVariable %ptr_S StorageBuffer
+       %take = OpFunction %void None %fn_take
+          %m = OpFunctionParameter %ptr_mat2
+         %te = OpLabel
+               OpReturn
+               OpFunctionEnd
+       %main = OpFunction %void None %fn
+          %e = OpLabel
+         %ps = OpAccessChain %ptr_uint %buf %int_0
+        %sel = OpLoad %uint %ps
+          %c = OpINotEqual %bool %sel %uint_0
+         %pa = OpAccessChain %ptr_mat2 %buf %int_1
+         %pb = OpAccessChain %ptr_mat2 %buf %int_2
+         %pc = OpAccessChain %ptr_mat2 %buf %int_3
+{body}
+               OpReturn
+               OpFunctionEnd
+"
+    )
+}
+
+/// A pointer into memory laid out otherwise than its type says (a row-major matrix) is
+/// refused where the layout would be lost: passed to a function (which reads its
+/// parameter by its type), or chosen by `OpSelect` or `OpPhi` together with a pointer
+/// laid out another way. Before, these translated and read the matrix column-major.
+/// Pointers laid out alike (two row-major members) may be selected: `tests/exec.rs`
+/// runs that.
+#[test]
+fn pointers_whose_layout_would_be_lost_are_refused() {
+    let translate = |body: &str| {
+        let words = spirv_lift::assemble(&matrices_module(body)).expect("assembles");
+        spirv_lift::translate(&words, &Options::default()).map(|m| m.to_string())
+    };
+    let refused = [
+        "          %r = OpFunctionCall %void %take %pa",
+        "          %p = OpSelect %ptr_mat2 %c %pa %pc",
+        "          %p = OpSelect %ptr_mat2 %c %pc %pa",
+        "               OpBranch %l
+          %l = OpLabel
+          %p = OpPhi %ptr_mat2 %pc %e %pa %l
+               OpLoopMerge %x %l None
+               OpBranchConditional %c %l %x
+          %x = OpLabel",
+    ];
+    for body in refused {
+        let err = translate(body).expect_err(body);
+        assert!(
+            matches!(err.kind, spirv_lift::ErrorKind::UnsupportedForm(_)),
+            "{body}: {err}"
+        );
+        assert!(err.to_string().contains("laid out"), "{body}: {err}");
+    }
+    let accepted = [
+        "          %r = OpFunctionCall %void %take %pc",
+        "          %p = OpSelect %ptr_mat2 %c %pa %pb",
+        "               OpBranch %l
+          %l = OpLabel
+          %p = OpPhi %ptr_mat2 %pa %e %pb %l
+               OpLoopMerge %x %l None
+               OpBranchConditional %c %l %x
+          %x = OpLabel",
+    ];
+    for body in accepted {
+        translate(body).unwrap_or_else(|e| panic!("{body}: {e}"));
+    }
+}

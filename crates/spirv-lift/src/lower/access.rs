@@ -328,6 +328,82 @@ impl FnCtx<'_, '_> {
         self.cx.deco_lit(ty, Decoration::ArrayStride).map(u64::from)
     }
 
+    /// A pointer chosen among `ids` (`OpSelect`) points to memory laid out as theirs: it
+    /// takes their shape when they agree, and is refused when they do not (one result
+    /// cannot be read two ways).
+    pub(crate) fn join_ptr_shapes(&mut self, inst: &Inst, ids: &[SpvId]) -> Result<(), Error> {
+        if self.ptr_shapes.is_empty() {
+            return Ok(());
+        }
+        let first = self.ptr_shapes.get(&ids[0]).copied();
+        for &id in &ids[1..] {
+            self.check_ptr_shape(inst, id, first)?;
+        }
+        if let Some(s) = first {
+            self.ptr_shapes.insert(inst.rid()?, s);
+        }
+        Ok(())
+    }
+
+    /// Refuses a pointer `id` going where a pointer laid out as `want` is expected
+    /// (`None`: as its type says), as one of the values of an `OpSelect` or `OpPhi`,
+    /// unless both layouts put every byte in the same place.
+    pub(crate) fn check_ptr_shape(
+        &mut self,
+        inst: &Inst,
+        id: SpvId,
+        want: Option<ShapeId>,
+    ) -> Result<(), Error> {
+        let have = self.ptr_shapes.get(&id).copied();
+        if have == want {
+            return Ok(());
+        }
+        let default = self.cx.shape(self.pointee(id)?)?;
+        let (have, want) = (have.unwrap_or(default), want.unwrap_or(default));
+        let (a, b) = (self.cx.layouts.get(have).mem, self.cx.layouts.get(want).mem);
+        if !self.same_bytes(a, b) {
+            return Err(mixed_layouts(inst));
+        }
+        Ok(())
+    }
+
+    /// Refuses a pointer `id` into memory laid out otherwise than its type says (a
+    /// row-major matrix, columns or elements at a stride of their own) where it leaves
+    /// what this function knows of it: a call's argument, a stored or returned value
+    /// (the callee, or whoever loads it, reads the memory by its type).
+    pub(crate) fn keep_ptr_shape_local(&mut self, inst: &Inst, id: SpvId) -> Result<(), Error> {
+        if !self.ptr_shapes.contains_key(&id) {
+            return Ok(());
+        }
+        self.check_ptr_shape(inst, id, None).map_err(|_| {
+            inst.unsupported_form(format!(
+                "%{id} points into memory laid out otherwise than its type says (by the \
+                 decorations of the block it is in), and would be read by its type where \
+                 it goes"
+            ))
+        })
+    }
+
+    /// Whether two memory types put the same bytes at the same offsets: equal, or arrays
+    /// of such, or `[N x T]` and `<N x T>` of a scalar `T` with N a power of two (the
+    /// vector then has no tail padding: a laid-out column of a `vec2` or `vec4`).
+    fn same_bytes(&self, a: TypeId, b: TypeId) -> bool {
+        if a == b {
+            return true;
+        }
+        let m = &self.cx.m;
+        match (m.type_of_id(a), m.type_of_id(b)) {
+            (Type::Array(n, x), Type::Array(k, y)) => n == k && self.same_bytes(*x, *y),
+            (Type::Array(n, x), Type::Vector(k, y)) | (Type::Vector(k, y), Type::Array(n, x)) => {
+                *n == u64::from(*k)
+                    && x == y
+                    && n.is_power_of_two()
+                    && m.type_of_id(*x).scalar_bits().is_some()
+            }
+            _ => false,
+        }
+    }
+
     /// The shape of the memory a pointer value points to.
     pub(crate) fn ptr_shape(&mut self, ptr: SpvId) -> Result<ShapeId, Error> {
         if let Some(s) = self.ptr_shapes.get(&ptr) {
@@ -548,4 +624,12 @@ fn check_unrolled(leaves: u64) -> Result<(), Error> {
         )));
     }
     Ok(())
+}
+
+/// The error for a pointer chosen among pointers into memory laid out differently.
+fn mixed_layouts(inst: &Inst) -> Error {
+    inst.unsupported_form(
+        "a pointer chosen among pointers into memory laid out differently (by the \
+         decorations of the blocks they point into)",
+    )
 }

@@ -155,6 +155,7 @@ impl FnCtx<'_, '_> {
             }
             Op::VectorShuffle => self.shuffle(inst)?,
             Op::Select => {
+                self.join_ptr_shapes(inst, &[inst.id(1)?, inst.id(2)?])?;
                 let (c, a, b) = (
                     self.val(inst.id(0)?)?,
                     self.val(inst.id(1)?)?,

@@ -455,6 +455,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 Ok(())
             }
             Op::ReturnValue => {
+                self.keep_ptr_shape_local(inst, inst.id(0)?)?;
                 let v = self.val(inst.id(0)?)?;
                 self.emit_void(InstKind::Ret { val: Some(v) });
                 Ok(())
@@ -511,6 +512,15 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                 parent,
                 node,
             });
+        }
+        // A phi of pointers into laid-out memory takes the shape of its values that are
+        // defined already (the checks in `fill_phis` hold the others to it).
+        if !self.ptr_shapes.is_empty()
+            && let Some(s) = self.phi_pairs[start as usize..]
+                .iter()
+                .find_map(|p| self.ptr_shapes.get(&p.v).copied())
+        {
+            self.ptr_shapes.insert(inst.rid()?, s);
         }
         self.phis.push(PendingPhi {
             word: inst.word(),
@@ -596,8 +606,11 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             .funcs
             .get(callee)
             .ok_or_else(|| inst.err(format!("callee %{callee} is not a function")))?;
-        let mut args = inst
-            .ids_from(1)?
+        let arg_ids = inst.ids_from(1)?;
+        for &a in &arg_ids {
+            self.keep_ptr_shape_local(inst, a)?;
+        }
+        let mut args = arg_ids
             .into_iter()
             .map(|a| self.val(a))
             .collect::<Result<Vec<_>, _>>()?;
@@ -675,6 +688,12 @@ impl<'c, 'a> FnCtx<'c, 'a> {
             }
             if covered != preds_total {
                 return Err(inst.invalid("phi does not have one entry per predecessor"));
+            }
+            if !self.ptr_shapes.is_empty() {
+                let want = self.ptr_shapes.get(&p.id).copied();
+                for pair in &pairs[p.start as usize..p.end as usize] {
+                    self.check_ptr_shape(inst, pair.v, want)?;
+                }
             }
             let phi_ty = self.f.local_ty(p.l);
             if incoming

@@ -40,7 +40,7 @@ use foldhash::{HashMap, HashSet};
 pub(crate) struct ShapeId(u32);
 
 /// How the memory behind a pointer is laid out.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Shape {
     pub kind: ShapeKind,
     /// The SPIR-V type whose memory this is.
@@ -56,7 +56,7 @@ pub(crate) struct Shape {
 }
 
 /// The kinds of [`Shape`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum ShapeKind {
     /// Memory holds the value type as LLVM lays it out (nothing explicit below).
     Plain,
@@ -89,6 +89,8 @@ pub(crate) enum ShapeKind {
 #[derive(Default)]
 pub(crate) struct Layouts {
     shapes: Vec<Shape>,
+    /// The id of each shape in `shapes`.
+    ids: HashMap<Shape, ShapeId>,
     /// Default shape of each type id whose memory differs from its value type.
     laid: HashMap<SpvTypeId, ShapeId>,
     /// Plain shape of each type id asked for.
@@ -134,9 +136,17 @@ impl Layouts {
         self.member_lits.get(&(st, member, d as u32)).copied()
     }
 
+    /// Interns a shape: equal shapes (their parts interned first) get one id, so that
+    /// pointers into memory laid out alike have the same shape (members of one type
+    /// with the same decorations, at different offsets).
     fn add(&mut self, s: Shape) -> ShapeId {
+        if let Some(&id) = self.ids.get(&s) {
+            return id;
+        }
+        let id = ShapeId(self.shapes.len() as u32);
+        self.ids.insert(s.clone(), id);
         self.shapes.push(s);
-        ShapeId(self.shapes.len() as u32 - 1)
+        id
     }
 }
 

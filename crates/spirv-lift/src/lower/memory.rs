@@ -142,6 +142,7 @@ impl FnCtx<'_, '_> {
     /// `OpStore`.
     fn store(&mut self, inst: &Inst) -> Result<(), Error> {
         let ptr = inst.id(0)?;
+        self.keep_ptr_shape_local(inst, inst.id(1)?)?;
         let a = memory_access(inst, 2);
         let (p, v) = (self.val(ptr)?, self.val(inst.id(1)?)?);
         let shape = self.ptr_shape(ptr)?;
