@@ -62,6 +62,7 @@ impl FnCtx<'_, '_> {
         let e = self.elem_of(t);
         let bits = match self.cx.m.type_of_id(e) {
             Type::Half => crate::spirv::f64_to_half_bits(v),
+            Type::BFloat => crate::spirv::f64_to_bfloat_bits(v),
             Type::Float => u64::from((v as f32).to_bits()),
             _ => v.to_bits(),
         };
