@@ -315,6 +315,23 @@ impl Function {
         LocalId((self.locals.len() - 1) as u32)
     }
 
+    /// Creates a local named `_N` (N an id without a name of its own), as
+    /// [`Function::new_local`] with the hint `_N` names it, without writing the hint
+    /// when the name is free.
+    pub fn new_numbered_local(&mut self, n: u32, ty: TypeId) -> LocalId {
+        if !self.namer().take_numbered(n) {
+            return self.new_local(&format!("_{n}"), ty);
+        }
+        let start = self.local_names.len();
+        self.local_names.push('_');
+        // Writing to a String cannot fail.
+        let _ = print::num(&mut self.local_names, u64::from(n));
+        let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let name = (at(start), at(self.local_names.len()));
+        self.locals.push(LocalInfo { name, ty });
+        LocalId((self.locals.len() - 1) as u32)
+    }
+
     /// Room for `n` more locals (and their names, `name_bytes` of text) without growing.
     pub fn reserve_locals(&mut self, n: usize, name_bytes: usize) {
         self.locals.reserve(n);

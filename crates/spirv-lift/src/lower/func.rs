@@ -405,8 +405,14 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         tags: Option<&TagSet>,
     ) -> Result<Value, Error> {
         let ty = self.cx.llty(inst.rty()?)?;
-        let hint = self.cx.hint(inst.rid()?);
-        let v = self.emit_maybe_tagged(&hint, ty, kind, tags);
+        let id = inst.rid()?;
+        let l = match self.cx.names.get(id) {
+            Some(n) if !n.is_empty() => self.f.new_local(n, ty),
+            // `_<id>` (`Ctx::hint`), without making the text first.
+            _ => self.f.new_numbered_local(id.0, ty),
+        };
+        self.push_tagged(LInst::new(Some(l), kind), tags);
+        let v = Value::Local(l);
         self.define(inst, v)?;
         Ok(v)
     }
