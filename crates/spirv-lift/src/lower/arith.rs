@@ -271,10 +271,7 @@ impl FnCtx<'_, '_> {
                     .scalar_bits()
                     .unwrap_or(32);
                 let wide_e = self.cx.m.ty(Type::Int(bits * 2));
-                let wide = match self.lanes(at) {
-                    Some(n) => self.cx.m.ty(Type::Vector(n, wide_e)),
-                    None => wide_e,
-                };
+                let wide = self.with_elem(at, wide_e);
                 let wa = self.resize_int(a, wide, signed);
                 let wb = self.resize_int(b, wide, signed);
                 let p = self.bin(BinOp::Mul, wa, wb);
@@ -342,10 +339,7 @@ impl FnCtx<'_, '_> {
                         inst.unsupported_form("OpSignBitSet of a non-float operand")
                     })?;
                 let ie = self.cx.m.ty(Type::Int(bits));
-                let it = match self.lanes(at) {
-                    Some(n) => self.cx.m.ty(Type::Vector(n, ie)),
-                    None => ie,
-                };
+                let it = self.with_elem(at, ie);
                 let i = self.emit(
                     "t",
                     it,

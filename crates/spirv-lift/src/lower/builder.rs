@@ -113,9 +113,14 @@ impl FnCtx<'_, '_> {
     /// `i1` or `<N x i1>` matching the shape of `t`.
     pub fn bool_like(&mut self, t: TypeId) -> TypeId {
         let i1 = self.cx.m.ty(Type::Int(1));
+        self.with_elem(t, i1)
+    }
+
+    /// The type with `t`'s lanes (none for a scalar) and element type `e`.
+    pub fn with_elem(&mut self, t: TypeId, e: TypeId) -> TypeId {
         match self.lanes(t) {
-            Some(n) => self.cx.m.ty(Type::Vector(n, i1)),
-            None => i1,
+            Some(n) => self.cx.m.ty(Type::Vector(n, e)),
+            None => e,
         }
     }
 

@@ -268,8 +268,7 @@ impl FnCtx<'_, '_> {
                 Ok(None)
             }
             (Some(t), Some(rid)) if inst.result_type() == Some(t) => {
-                let hint = self.cx.hint(rid);
-                let v = self.emit_maybe_tagged(&hint, ret, kind, tags);
+                let v = self.emit_for(rid, ret, kind, tags);
                 self.define(inst, v)?;
                 Ok(Some(v))
             }

@@ -111,10 +111,7 @@ impl FnCtx<'_, '_> {
             Op::QuantizeToF16 => {
                 let v = self.val(inst.id(0)?)?;
                 let h = self.cx.m.ty(Type::Half);
-                let ht = match self.lanes(to) {
-                    Some(n) => self.cx.m.ty(Type::Vector(n, h)),
-                    None => h,
-                };
+                let ht = self.with_elem(to, h);
                 let t = self.emit(
                     "t",
                     ht,
@@ -303,13 +300,8 @@ impl FnCtx<'_, '_> {
         use ::spirv::FPRoundingMode as M;
         let t = self.ll_type_of(r);
         let bits = self.elem_bits(t);
-        let it = match self.lanes(t) {
-            Some(n) => {
-                let e = self.cx.m.ty(Type::Int(bits));
-                self.cx.m.ty(Type::Vector(n, e))
-            }
-            None => self.cx.m.ty(Type::Int(bits)),
-        };
+        let ie = self.cx.m.ty(Type::Int(bits));
+        let it = self.with_elem(t, ie);
         let m = self.emit(
             "t",
             it,

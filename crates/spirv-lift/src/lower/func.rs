@@ -350,6 +350,29 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         Value::Local(l)
     }
 
+    /// The local holding the value of SPIR-V id `id`, named as [`Ctx::hint`] names it
+    /// (its `OpName`, else `_<id>`, written without making the hint text first).
+    fn value_local(&mut self, id: SpvId, ty: TypeId) -> LocalId {
+        match self.cx.names.get(id) {
+            Some(n) if !n.is_empty() => self.f.new_local(n, ty),
+            _ => self.f.new_numbered_local(id.0, ty),
+        }
+    }
+
+    /// [`emit_maybe_tagged`](Self::emit_maybe_tagged) of the value of SPIR-V id `id`
+    /// (named by [`FnCtx::value_local`]).
+    pub fn emit_for(
+        &mut self,
+        id: SpvId,
+        ty: TypeId,
+        kind: InstKind,
+        tags: Option<&TagSet>,
+    ) -> Value {
+        let l = self.value_local(id, ty);
+        self.push_tagged(LInst::new(Some(l), kind), tags);
+        Value::Local(l)
+    }
+
     /// [`emit_void`](Self::emit_void), tagged when `tags` is given.
     pub fn emit_void_maybe_tagged(&mut self, kind: InstKind, tags: Option<&TagSet>) {
         self.push_tagged(LInst::new(None, kind), tags);
@@ -405,14 +428,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         tags: Option<&TagSet>,
     ) -> Result<Value, Error> {
         let ty = self.cx.llty(inst.rty()?)?;
-        let id = inst.rid()?;
-        let l = match self.cx.names.get(id) {
-            Some(n) if !n.is_empty() => self.f.new_local(n, ty),
-            // `_<id>` (`Ctx::hint`), without making the text first.
-            _ => self.f.new_numbered_local(id.0, ty),
-        };
-        self.push_tagged(LInst::new(Some(l), kind), tags);
-        let v = Value::Local(l);
+        let v = self.emit_for(inst.rid()?, ty, kind, tags);
         self.define(inst, v)?;
         Ok(v)
     }
@@ -496,8 +512,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
         pairs: impl Iterator<Item = Option<(u32, u32)>>,
     ) -> Result<(), Error> {
         let ty = self.cx.llty(inst.rty()?)?;
-        let hint = self.cx.hint(inst.rid()?);
-        let l = self.f.new_local(&hint, ty);
+        let l = self.value_local(inst.rid()?, ty);
         self.f.blocks[self.cur.index()].insts.push(LInst::new(
             Some(l),
             InstKind::Phi {
