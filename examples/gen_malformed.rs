@@ -461,6 +461,15 @@ fn main() {
             "OpStore %out %acc\n%old = OpAtomicIAdd %bool %out %uint_1 %uint_0 %acc\n",
         )],
     ));
+    // Imports must all come before the first function: what each one is has to be known
+    // when the first body is read.
+    cases.push((
+        "ext-inst-import-after-functions".into(),
+        assemble(
+            &format!("{base}%late = OpExtInstImport \"GLSL.std.450\"\n"),
+            "spv1.3",
+        ),
+    ));
     let glsl = "               OpCapability Shader\n%glsl = OpExtInstImport \"GLSL.std.450\"\n";
     // Binary edits of a module with a valid `UMax`: the assembler checks operand counts
     // and instruction numbers.

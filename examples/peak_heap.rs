@@ -6,6 +6,7 @@
 //! ```text
 //! cargo run --release --example peak_heap -- target/growth/blocks-65000.spv
 //! cargo run --release --example peak_heap -- --target amdgcn cl-kernels/addr_init.O0.spv
+//! cargo run --release --example peak_heap -- --threads 1 target/large/cl-20MB.spv
 //! CARGO_PROFILE_RELEASE_DEBUG=1 cargo run --release --example peak_heap -- FILE.spv
 //! ```
 //!
@@ -81,6 +82,7 @@ static ALLOCATOR: Counting = Counting;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut target = spirv_lift::Target::Generic;
+    let mut threads = 0;
     let mut path = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -93,20 +95,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     other => return Err(format!("--target: unknown target {other:?}").into()),
                 }
             }
+            "--threads" => {
+                threads = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .ok_or("--threads takes a number (0: the machine's cores)")?;
+            }
             "-h" | "--help" => {
-                println!("usage: peak_heap [--target generic|amdgcn|host] FILE.spv");
+                println!("usage: peak_heap [--target generic|amdgcn|host] [--threads N] FILE.spv");
                 return Ok(());
             }
             _ => path = Some(a),
         }
     }
-    let path = path.ok_or("usage: peak_heap [--target generic|amdgcn|host] FILE.spv")?;
+    let path =
+        path.ok_or("usage: peak_heap [--target generic|amdgcn|host] [--threads N] FILE.spv")?;
     let bytes = std::fs::read(&path)?;
     let words = spirv_lift::words_from_bytes(&bytes)?;
     drop(bytes);
     let input = words.len() * 4;
     let before = LIVE.load(Relaxed);
-    let options = spirv_lift::Options::default().target(target);
+    let options = spirv_lift::Options::default()
+        .target(target)
+        .threads(threads);
     let result = spirv_lift::translate_to_writer(&words, &options, &mut std::io::sink(), false);
     // No more captures: resolving the stack allocates.
     CAPTURING.with(|c| c.set(true));

@@ -125,6 +125,14 @@ struct Cli {
     /// Number of inputs translated in parallel (default: available cores).
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
+
+    /// Threads in all (default: available cores). One module uses up to two today: its
+    /// function bodies are checked on one while they are lowered on the other; the output
+    /// is the same with any number, and `--threads 1` peaks lower in memory on large
+    /// modules (the checks' tables and the lowering's live at once). With several inputs,
+    /// `--jobs` inputs at a time share them (each gets threads / jobs, at least one).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
 }
 
 /// Reads `--spec-const ID=VALUE` (the value is read later, by the constant's type).
@@ -739,7 +747,8 @@ fn run(cli: &Cli) -> Result<bool> {
         })
         .mmra(!cli.no_mmra)
         .convergence(!cli.no_convergence)
-        .spirv_backend_workarounds(cli.spirv_backend_workarounds);
+        .spirv_backend_workarounds(cli.spirv_backend_workarounds)
+        .threads(cli.threads.map_or(0, |n| n as usize));
     for (id, value) in &cli.spec_const {
         if options.spec_constants.contains_key(id) {
             bail!("--spec-const {id} is given twice");
@@ -856,6 +865,13 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
         .map(|j| j as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let jobs = jobs.min(cli.inputs.len()).max(1);
+    // The inputs translated at once share the threads (no more threads than asked for,
+    // or than cores by default).
+    let threads = cli
+        .threads
+        .map(|t| t as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let options = &options.clone().threads((threads / jobs).max(1));
     let start = Instant::now();
     let bar = cli::stats::progress_bar(cli.inputs.len());
     let next = AtomicUsize::new(0);

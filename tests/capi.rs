@@ -540,6 +540,25 @@ fn every_setter_gives_the_command_lines_output() {
     }
 }
 
+#[test]
+fn threads_from_c_change_nothing_in_the_output() {
+    let root = common::repo_root();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let exe = build_options(tmp.path());
+    let input = root.join("cl-kernels/vector_math.O2.spv");
+    let (_, _, default) = run_options(&exe, &input, &[]);
+    for threads in ["threads=0", "threads=1", "threads=2"] {
+        let (kind, error, ir) = run_options(&exe, &input, &[threads]);
+        assert_eq!(kind, "NONE", "{threads}: {error}");
+        assert!(ir == default, "{threads} changes the output");
+    }
+    let cli = run_ok(Command::new(CLI).args(["--threads", "2"]).arg(&input));
+    assert!(
+        cli == default,
+        "`spirv-lift --threads 2` differs from the C API"
+    );
+}
+
 /// Runs `scripts/install.sh --prefix PREFIX` on the libraries this test was built with
 /// (`--from`, so nothing is rebuilt), with `extra` arguments; returns the prefix.
 fn install(prefix: &Path, extra: &[&str]) -> PathBuf {

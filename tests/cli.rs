@@ -785,3 +785,79 @@ fn man_page_and_completions() {
     );
     assert_exit(&run(&["generate"]), 2, "generate without what");
 }
+
+/// An OpenCL module of `n` kernels as SPIR-V assembly, large enough (over 256 KiB
+/// assembled) for `--threads 2` to check its bodies on a second thread: each kernel
+/// doubles the word its argument points to, and kernel 7 goes through a chain of 20
+/// blocks (so its checks keep its CFG analyses for the lowering). With `broken`, the last
+/// kernel adds a pointer to an integer: the checks' error, found last.
+fn many_kernels(n: usize, broken: bool) -> String {
+    let mut t = String::from(
+        "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+         OpMemoryModel Physical64 OpenCL\n",
+    );
+    for k in 0..n {
+        t += &format!("OpEntryPoint Kernel %k{k} \"k{k}\"\n");
+    }
+    t += "%void = OpTypeVoid\n%uint = OpTypeInt 32 0\n\
+          %ptr = OpTypePointer CrossWorkgroup %uint\n%fn = OpTypeFunction %void %ptr\n";
+    for k in 0..n {
+        t += &format!("%k{k} = OpFunction %void None %fn\n%p{k} = OpFunctionParameter %ptr\n");
+        t += &format!("%l{k} = OpLabel\n");
+        if k == 7 {
+            for b in 0..20 {
+                t += &format!("OpBranch %c{b}\n%c{b} = OpLabel\n");
+            }
+        }
+        let value = if broken && k == n - 1 {
+            format!("%p{k}")
+        } else {
+            format!("%v{k}")
+        };
+        t += &format!(
+            "%v{k} = OpLoad %uint %p{k} Aligned 4\n%w{k} = OpIAdd %uint {value} %v{k}\n\
+             OpStore %p{k} %w{k} Aligned 4\nOpReturn\nOpFunctionEnd\n"
+        );
+    }
+    t
+}
+
+#[test]
+fn threads_give_the_same_output_and_the_same_error() {
+    let dir = tempdir();
+    for (name, broken) in [("big.spv", false), ("bad.spv", true)] {
+        let words = spirv_lift::assemble(&many_kernels(2500, broken)).expect("assembles");
+        assert!(
+            words.len() >= 1 << 16,
+            "{} words: too small to be threaded",
+            words.len()
+        );
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(dir.path().join(name), bytes).expect("write");
+    }
+    let one = run_in(dir.path(), &["--threads", "1", "big.spv"]);
+    assert_exit(&one, 0, "--threads 1");
+    assert!(stdout(&one).contains("define spir_kernel void @k2499("));
+    for threads in ["2", "3"] {
+        let more = run_in(dir.path(), &["--threads", threads, "big.spv"]);
+        assert_exit(&more, 0, "--threads N");
+        assert!(
+            more.stdout == one.stdout,
+            "--threads {threads} prints other text than --threads 1"
+        );
+    }
+    let one = run_in(dir.path(), &["--threads", "1", "bad.spv", "-o", "out.ll"]);
+    assert_translation_error(&one, "bad.spv", "--threads 1, a malformed last kernel");
+    let two = run_in(dir.path(), &["--threads", "2", "bad.spv", "-o", "out.ll"]);
+    assert_translation_error(&two, "bad.spv", "--threads 2, a malformed last kernel");
+    assert_eq!(
+        stderr(&one),
+        stderr(&two),
+        "the error differs with two threads"
+    );
+    assert!(stderr(&two).contains("(OpIAdd %"), "{}", stderr(&two));
+    assert!(
+        !dir.path().join("out.ll").exists(),
+        "out.ll written on error"
+    );
+}

@@ -35,6 +35,8 @@ pub fn check_translate(words: &[u32], opts: &Options) {
     let streaming = spirv_lift::translate_to_writer(words, opts, &mut streamed, false);
     // So must a module loaded whole (bodies kept, not decoded again).
     let kept = spirv_lift::fuzzing::translate_loaded_whole(words, opts);
+    // And the bodies checked on a second thread beside the lowering (`--threads`).
+    let threaded = spirv_lift::fuzzing::translate_threaded(words, opts);
     match spirv_lift::translate(words, opts) {
         Ok(m) => {
             let text = m.to_string();
@@ -55,6 +57,10 @@ pub fn check_translate(words: &[u32], opts: &Options) {
                 Ok(k) => assert!(k.to_string() == text, "loaded whole, the text differs"),
                 Err(e) => panic!("loaded whole it fails ({e}), streaming it translates"),
             }
+            match &threaded {
+                Ok(t) => assert!(t.to_string() == text, "threaded, the text differs"),
+                Err(e) => panic!("threaded it fails ({e}), on one thread it translates"),
+            }
             assert!(streaming.is_ok(), "streaming failed: {streaming:?}");
             assert!(
                 streamed == text.as_bytes(),
@@ -74,6 +80,10 @@ pub fn check_translate(words: &[u32], opts: &Options) {
             match kept {
                 Err(k) => assert_eq!(k.to_string(), msg, "loaded whole, the error differs"),
                 Ok(_) => panic!("translate fails ({msg}), loaded whole it translates"),
+            }
+            match threaded {
+                Err(t) => assert_eq!(t.to_string(), msg, "threaded, the error differs"),
+                Ok(_) => panic!("translate fails ({msg}), threaded it translates"),
             }
         }
     }

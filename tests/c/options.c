@@ -5,7 +5,7 @@
  *
  * IN is a SPIR-V binary, or SPIR-V assembly when it ends in `.spvasm`. Each SETTING calls
  * one setter on the options before translating:
- *   target=generic|amdgcn  mmra=0|1  convergence=0|1  workarounds=0|1
+ *   target=generic|amdgcn  mmra=0|1  convergence=0|1  workarounds=0|1  threads=N
  *   spec=ID:TEXT  spec-bool=ID:0|1  spec-int=ID:N  spec-uint=ID:N  spec-float=ID:X
  *   spec-bits=ID:N         (N in decimal or 0x hex)
  * Prints the error kind's name (NONE, MALFORMED, UNSUPPORTED, LIMIT, INTERNAL,
@@ -96,6 +96,8 @@ static void apply(SpirvLiftOptions *o, const char *setting) {
         ok = spirv_lift_options_set_mmra(o, atoi(arg) != 0);
     } else if (strncmp(setting, "convergence", n) == 0 && n == 11) {
         ok = spirv_lift_options_set_convergence(o, atoi(arg) != 0);
+    } else if (strncmp(setting, "threads", n) == 0 && n == 7) {
+        ok = spirv_lift_options_set_threads(o, (size_t)strtoull(arg, NULL, 0));
     } else if (strncmp(setting, "workarounds", n) == 0 && n == 11) {
         ok = spirv_lift_options_set_backend_workarounds(o, atoi(arg) != 0);
     } else if (strncmp(setting, "spec", n) == 0 && n == 4) {

@@ -205,6 +205,15 @@ bool spirv_lift_options_set_spec_constant_bits(SpirvLiftOptions *options,
 // `options` is NULL or a live pointer from `spirv_lift_options_new`.
 bool spirv_lift_options_set_backend_workarounds(SpirvLiftOptions *options, bool enabled);
 
+// Sets how many threads one translation may use (`--threads`): 1 translates on the
+// calling thread alone; 2 or more also checks the function bodies of a module of 256 KiB
+// or more on a second thread while it is lowered; 0 (the default) is the machine's
+// cores. The output is the same whatever the number. False when `options` is NULL.
+//
+// # Safety
+// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+bool spirv_lift_options_set_threads(SpirvLiftOptions *options, size_t threads);
+
 // Translates a SPIR-V module given as `count` host-endian 32-bit words. `options` may be
 // NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`. NULL `words`
 // with a non-zero `count` is an error result of kind

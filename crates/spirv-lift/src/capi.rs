@@ -465,6 +465,22 @@ pub unsafe extern "C" fn spirv_lift_options_set_backend_workarounds(
     unsafe { with_options(options, |o| o.backend_workarounds = enabled) }
 }
 
+/// Sets how many threads one translation may use (`--threads`): 1 translates on the
+/// calling thread alone; 2 or more also checks the function bodies of a module of 256 KiB
+/// or more on a second thread while it is lowered; 0 (the default) is the machine's
+/// cores. The output is the same whatever the number. False when `options` is NULL.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `spirv_lift_options_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn spirv_lift_options_set_threads(
+    options: *mut SpirvLiftOptions,
+    threads: usize,
+) -> bool {
+    // SAFETY: forwarded contract.
+    unsafe { with_options(options, |o| o.threads = threads) }
+}
+
 /// Translates a SPIR-V module given as `count` host-endian 32-bit words. `options` may be
 /// NULL for the defaults. Never returns NULL: check `spirv_lift_result_ok`. NULL `words`
 /// with a non-zero `count` is an error result of kind

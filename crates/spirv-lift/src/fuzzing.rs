@@ -14,6 +14,16 @@ pub fn translate_loaded_whole(words: &[u32], options: &Options) -> Result<Module
     crate::load_whole(words, options).and_then(|m| lower::lower_module(m, options))
 }
 
+/// Translates `words` with the function bodies checked on a second thread while the
+/// lowering runs ([`Options::threads`](crate::Options::threads) does it for modules of
+/// 256 KiB or more; this, whatever the size).
+///
+/// # Errors
+/// As [`translate`](crate::translate).
+pub fn translate_threaded(words: &[u32], options: &Options) -> Result<Module, Error> {
+    crate::translate_threaded(words, options)
+}
+
 /// Decodes `words` with this crate's decoder and with rspirv's parser alone; `Err` says
 /// how they disagree (they must give the same instructions, or the same error).
 ///

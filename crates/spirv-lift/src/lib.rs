@@ -133,6 +133,9 @@ pub struct Options {
     /// Values for specialization constants by SpecId (default none: every constant keeps
     /// its default; `--spec-const ID=VALUE`): see [`Options::spec_constant`].
     pub spec_constants: std::collections::BTreeMap<u32, SpecValue>,
+    /// Threads one translation may use (default 0: the machine's cores; `--threads N`):
+    /// see [`Options::threads`].
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -143,11 +146,42 @@ impl Default for Options {
             convergence: true,
             backend_workarounds: false,
             spec_constants: Default::default(),
+            threads: 0,
         }
     }
 }
 
 impl Options {
+    /// How many threads one translation may use: 1 translates on the calling thread
+    /// alone; 2 or more also checks the function bodies on a second thread while the
+    /// lowering runs (each body is lowered once its checks pass, and taken from the
+    /// checks decoded); 0 (the default) means the machine's cores. The output is the
+    /// same byte for byte whatever the number; when the module is malformed the error is
+    /// too (a check's error comes before any lowering error, as with one thread), but
+    /// [`translate_to_writer`] may have written part of the text before it. Today no
+    /// more than two threads are used (README "Performance").
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cl-kernels/vector_math.O2.spv");
+    /// let words = spirv_lift::words_from_bytes(&std::fs::read(path)?)?;
+    /// let one = spirv_lift::translate(&words, &spirv_lift::Options::default().threads(1))?;
+    /// let two = spirv_lift::translate(&words, &spirv_lift::Options::default().threads(2))?;
+    /// assert_eq!(one.to_string(), two.to_string());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// The number of threads [`Options::threads`] stands for on this machine.
+    fn thread_count(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+
     /// The same options with backend conventions `target`.
     #[must_use]
     pub fn target(mut self, target: Target) -> Self {
@@ -262,12 +296,44 @@ impl Options {
 /// which is loaded and checked again, so the input checks, the constants' values and the
 /// limits all see the values the lowering uses; the words lowering must decode bodies
 /// from are returned beside the module.
-fn load<'w>(
-    words: &'w [u32],
-    options: &Options,
-) -> Result<(spirv::Module, std::borrow::Cow<'w, [u32]>), Error> {
-    load_by(words, options, spirv::load_streaming)
+///
+/// With more than one thread ([`Options::threads`]) only the module-level checks run
+/// here: the bodies' checks come back beside the module, for the lowering to run on a
+/// thread of their own.
+fn load<'w>(words: &'w [u32], options: &Options) -> Result<Loaded<'w>, Error> {
+    let threaded = options.thread_count() >= 2 && words.len() >= THREADED_WORDS;
+    load_as(words, options, threaded)
 }
+
+/// As [`load`], with the bodies' checks left to run beside the lowering when `threaded`
+/// (whatever the options and the module's size: the tests and fuzz targets compare both
+/// ways on small modules).
+fn load_as<'w>(words: &'w [u32], options: &Options, threaded: bool) -> Result<Loaded<'w>, Error> {
+    if !threaded {
+        let (module, words) = load_by(words, options, spirv::load_streaming)?;
+        return Ok((module, words, None));
+    }
+    let mut checks = None;
+    let (module, words) = load_by(words, options, |words| {
+        let (module, c) = spirv::load_streaming_unchecked(words)?;
+        checks = Some(c);
+        Ok(module)
+    })?;
+    Ok((module, words, checks))
+}
+
+/// The smallest module (in words: 256 KiB) whose bodies are checked on a thread of their
+/// own when more than one thread is allowed: below it, starting the thread costs more
+/// than it saves (a compute shader translates in tens of microseconds).
+const THREADED_WORDS: usize = 1 << 16;
+
+/// A loaded module, the words its bodies are decoded from, and the checks of its bodies
+/// if they are still to run.
+type Loaded<'w> = (
+    spirv::Module,
+    std::borrow::Cow<'w, [u32]>,
+    Option<spirv::BodyChecks>,
+);
 
 /// As [`load`], with every function body decoded once and kept (the whole-module path
 /// the tests and fuzz targets compare with streaming).
@@ -276,15 +342,24 @@ pub(crate) fn load_whole(words: &[u32], options: &Options) -> Result<spirv::Modu
     Ok(load_by(words, options, spirv::load)?.0)
 }
 
+/// As [`translate`], with the function bodies checked on a second thread beside the
+/// lowering whatever the module's size (what [`Options::threads`] does for a large one).
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn translate_threaded(words: &[u32], options: &Options) -> Result<Module, Error> {
+    let (module, words, checks) = load_as(words, options, true)?;
+    lower::lower_module_into(module, &words, checks, options, &mut lower::Keep)
+}
+
 fn load_by<'w>(
     words: &'w [u32],
     options: &Options,
-    read: fn(&[u32]) -> Result<spirv::Module, Error>,
+    mut read: impl FnMut(&[u32]) -> Result<spirv::Module, Error>,
 ) -> Result<(spirv::Module, std::borrow::Cow<'w, [u32]>), Error> {
-    let module = read(words)?;
     if options.spec_constants.is_empty() {
-        return Ok((module, std::borrow::Cow::Borrowed(words)));
+        return Ok((read(words)?, std::borrow::Cow::Borrowed(words)));
     }
+    // Checked whole before the set values are read: a body's error comes first.
+    let module = spirv::load_streaming(words)?;
     let resolved = spec::resolve(&module, &options.spec_constants)?;
     drop(module);
     let specialized = spec::patch(words, &resolved)?;
@@ -309,8 +384,8 @@ fn load_by<'w>(
 /// An [`Error`] naming the instruction (word offset, opcode, result id) when the module
 /// is malformed or uses something not translated yet.
 pub fn translate(words: &[u32], options: &Options) -> Result<Module, Error> {
-    let (module, words) = load(words, options)?;
-    lower::lower_module_into(module, &words, options, &mut lower::Keep)
+    let (module, words, checks) = load(words, options)?;
+    lower::lower_module_into(module, &words, checks, options, &mut lower::Keep)
 }
 
 /// Translates a SPIR-V module straight into LLVM assembly on `w`, without ever holding
@@ -376,7 +451,7 @@ pub fn translate_to_writer(
             }
         }
     }
-    let (module, words) = load(words, options)?;
+    let (module, words, checks) = load(words, options)?;
     let words = &*words;
     let mut sink = Streaming {
         writer: llvm::StreamWriter::new(w),
@@ -386,7 +461,7 @@ pub fn translate_to_writer(
         }),
         keep: false,
     };
-    let mut m = lower::lower_module_into(module, words, options, &mut sink)?;
+    let mut m = lower::lower_module_into(module, words, checks, options, &mut sink)?;
     let Streaming {
         writer,
         mut stats,

@@ -150,22 +150,80 @@ impl Sink for Keep {}
 /// Lowers a loaded, checked SPIR-V module (loaded with [`spirv::load`]).
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn lower_module(spv: spirv::Module, opts: &Options) -> Result<llvm::Module, Error> {
-    lower_module_into(spv, &[], opts, &mut Keep)
+    lower_module_into(spv, &[], None, opts, &mut Keep)
 }
 
 /// Lowers a loaded, checked SPIR-V module, handing each function to `sink` as soon as it
 /// is final. Each SPIR-V function body is taken out of the module (or decoded again from
 /// `words` after a streaming load) just before it is lowered and freed after, so with a
 /// streaming load and a streaming sink neither module is ever whole in memory.
+///
+/// With `checks`, the bodies are still to be checked (a load for more than one thread,
+/// `Options::threads`): they are checked on a thread of their own, in module order, and
+/// each is lowered once its checks pass. A check's
+/// error is returned whatever the lowering did, as when every check runs first.
 pub(crate) fn lower_module_into(
+    spv: spirv::Module,
+    words: &[u32],
+    checks: Option<spirv::BodyChecks>,
+    opts: &Options,
+    sink: &mut dyn Sink,
+) -> Result<llvm::Module, Error> {
+    let Some(mut checks) = checks else {
+        return lower_checked(spv, words, None, opts, sink);
+    };
+    let reader = spv.body_reader();
+    std::thread::scope(|scope| {
+        // Not bounded: the checks are faster than the lowering, and what they send is small
+        // (the analyses the sequential checks would keep for every function anyway). A
+        // bounded channel would wake the checks' thread once per function.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let checker = scope.spawn(move || {
+            for i in 0..reader.len() {
+                let checked = reader.decode(i, words).and_then(|body| {
+                    let analyses = checks.function(body.as_ref().unwrap_or(reader.shell(i)))?;
+                    Ok(Checked { analyses })
+                });
+                let failed = checked.is_err();
+                if tx.send(checked.map(Some)).is_err() || failed {
+                    return;
+                }
+            }
+            let _ = tx.send(checks.finish().map(|()| None));
+        });
+        let lowered = lower_checked(spv, words, Some(&rx), opts, sink);
+        // The first error of the checks comes before any of the lowering's.
+        let checked = rx.iter().find_map(Result::err);
+        drop(rx);
+        if let Err(panic) = checker.join() {
+            std::panic::resume_unwind(panic);
+        }
+        match checked {
+            Some(e) => Err(e),
+            None => lowered,
+        }
+    })
+}
+
+/// A body whose checks passed: its CFG analyses if the checks kept them.
+pub(crate) struct Checked {
+    analyses: Option<Box<crate::analysis::FunctionAnalyses>>,
+}
+
+/// From the checks running beside the lowering: each function's [`Checked`] in module
+/// order, then `None` once the checks that need every body passed; or the first error.
+type CheckedRx = std::sync::mpsc::Receiver<Result<Option<Checked>, Error>>;
+
+/// Lowers a module whose bodies are checked (`checks` `None`) or being checked beside
+/// the lowering (each function's result is received before the function is lowered).
+fn lower_checked(
     mut spv: spirv::Module,
     words: &[u32],
+    checks: Option<&CheckedRx>,
     opts: &Options,
     sink: &mut dyn Sink,
 ) -> Result<llvm::Module, Error> {
     let mut source = spv.take_functions();
-    // What defines each id was for the checks, which are done.
-    spv.def_op = spirv::IdTable::new(0, true, None);
     let mut facts = std::mem::take(&mut spv.facts);
     let functions = &source.functions;
     // Set specialization constants are found by their SpecId decorations, read here.
@@ -247,8 +305,21 @@ pub(crate) fn lower_module_into(
     }
     let mut lowered = vec![false; declared];
     for i in 0..fids.len() {
+        let checked = match checks {
+            Some(rx) => match rx.recv() {
+                Ok(Ok(Some(checked))) => Some(checked),
+                Ok(Err(e)) => return Err(e),
+                // The checks ended early (their error is read by the caller).
+                Ok(Ok(None)) | Err(_) => return Err(spirv::not_kept(i)),
+            },
+            None => None,
+        };
         let Some(fid) = fids[i] else { continue };
-        let analyses = facts.analyses.get_mut(i).and_then(Option::take).map(|a| *a);
+        let analyses = match checked {
+            Some(c) => c.analyses,
+            None => facts.analyses.get_mut(i).and_then(Option::take),
+        };
+        let analyses = analyses.map(|a| *a);
         // With the CFG kept from the checks, terminators need not be decoded up front.
         let defer = match analyses {
             Some(_) => spirv::Defer::AllButMerges,

@@ -23,6 +23,7 @@ mod operand;
 mod types;
 
 pub(crate) use annotations::{Deco, Decorations, Names};
+pub(crate) use check::BodyChecks;
 pub use check::limits;
 #[cfg(test)]
 pub(crate) use consts::Folded;
@@ -339,13 +340,14 @@ pub struct Module {
     pub(crate) facts: Facts,
     /// Read from the preamble at load.
     pub(crate) module_facts: ModuleFacts,
-    /// The type declarations, read at load.
-    pub(crate) types: Types,
+    /// The type declarations, read at load (shared with the checks of the bodies, which
+    /// may run on a thread of their own).
+    pub(crate) types: std::sync::Arc<Types>,
     /// Where the constants are, and the folded values of `OpSpecConstantOp`, found at
     /// load ([`Module::consts`] reads the values).
     pub(crate) constants: Constants,
     /// Set by a streaming load, whose function bodies are decoded again on demand.
-    pub(crate) bodies: Option<Bodies>,
+    pub(crate) bodies: Option<std::sync::Arc<Bodies>>,
 }
 
 impl Module {
@@ -412,23 +414,40 @@ fn check_module_size(words: usize) -> Result<(), Error> {
 /// Decodes, sorts and checks a module given as host-endian words.
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn load(words: &[u32]) -> Result<Module, Error> {
-    load_with(words, false)
+    let (module, _) = load_with(words, false, true)?;
+    Ok(module)
 }
 
 /// As [`load`], but without keeping the function bodies: each is decoded again for the
 /// checks and again for lowering ([`BodySource::take`]), so the decoded form of the
 /// whole module is never in memory at once (it is about seven times the input).
 pub(crate) fn load_streaming(words: &[u32]) -> Result<Module, Error> {
-    load_with(words, true)
+    let (module, _) = load_with(words, true, true)?;
+    Ok(module)
 }
 
-fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
+/// As [`load_streaming`], with the module-level checks only: the bodies are checked by
+/// the [`BodyChecks`] returned, one at a time, each before it is lowered (on a thread
+/// of its own beside the lowering: `Options::threads`). The facts lowering needs before
+/// any body are gathered by the load itself.
+pub(crate) fn load_streaming_unchecked(words: &[u32]) -> Result<(Module, BodyChecks), Error> {
+    let (module, checks) = load_with(words, true, false)?;
+    let checks = checks.ok_or_else(|| not_kept(0))?;
+    Ok((module, checks))
+}
+
+fn load_with(
+    words: &[u32],
+    streaming: bool,
+    check_bodies: bool,
+) -> Result<(Module, Option<BodyChecks>), Error> {
     let header = read_header(words)?;
     let offsets = instruction_offsets(words)?;
     // Instructions are filed as they are decoded (no second copy of the module); a
     // decoding error anywhere still comes before a structure error, and that before an
     // id defined twice or out of bound.
     let mut sections = Sections::new(header, streaming, true);
+    sections.facts = Some(FactsBuilder::new(header));
     sections.reserve(words, &offsets);
     let mut structure: Result<(), Error> = Ok(());
     let widths = decode::decode_each(words, &offsets, header, |inst| {
@@ -454,23 +473,28 @@ fn load_with(words: &[u32], streaming: bool) -> Result<Module, Error> {
     }
     let mut module = sections.finish()?;
     module.module_facts = ModuleFacts::read(&module.preamble);
-    module.types = Types::read(header, &module.globals);
+    module.types = std::sync::Arc::new(Types::read(header, &module.globals));
     module.constants = Constants::read(&module.globals);
     let sets: Vec<SpvId> = module.module_facts.ext_sets_of(ExtSet::OpenCl).collect();
     if streaming {
-        module.bodies = Some(Bodies {
+        module.bodies = Some(std::sync::Arc::new(Bodies {
             widths,
             opencl_sets: sets.clone(),
-        });
+        }));
     }
     drop(offsets);
     for f in &mut module.functions {
         fix_ext_inst_literals(&sets, f);
     }
-    module.facts = check::check_module(&module, words)?;
-    // The checks bounded every constant's size: `OpSpecConstantOp` can be folded now.
+    let checks = BodyChecks::new(&mut module)?;
+    // The module-level checks bounded every constant's size: `OpSpecConstantOp` can be
+    // folded now.
     module.constants.fold(&module.globals, &module.types);
-    Ok(module)
+    if !check_bodies {
+        return Ok((module, Some(checks)));
+    }
+    check::check_bodies(&mut module, checks, words)?;
+    Ok((module, None))
 }
 
 impl Module {
@@ -490,6 +514,57 @@ impl Module {
             bodies: self.bodies.take(),
         }
     }
+
+    /// What decodes each body again after a streaming load, for the checks of the bodies
+    /// on a thread of their own (`BodyChecks`): owns what it reads.
+    pub(crate) fn body_reader(&self) -> BodyReader {
+        BodyReader {
+            header: self.header,
+            bodies: self.bodies.clone(),
+            shells: (self.functions.iter())
+                .map(|f| Function {
+                    def: f.def.clone(),
+                    params: ThinVec::new(),
+                    blocks: ThinVec::new(),
+                    span: f.span,
+                    dropped_blocks: f.dropped_blocks,
+                    deferred: ThinVec::new(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Decodes the bodies of a streaming load again, whole, apart from the module
+/// ([`Module::body_reader`]).
+pub(crate) struct BodyReader {
+    header: Header,
+    bodies: Option<std::sync::Arc<Bodies>>,
+    /// Each function's `OpFunction` and where its body is, without the body.
+    shells: Vec<Function>,
+}
+
+impl BodyReader {
+    /// The number of functions.
+    pub(crate) fn len(&self) -> usize {
+        self.shells.len()
+    }
+
+    /// Function `i` without its body.
+    pub(crate) fn shell(&self, i: usize) -> &Function {
+        &self.shells[i]
+    }
+
+    /// Function `i` decoded whole from `words` (the module's), or `None` if it has no
+    /// body.
+    pub(crate) fn decode(&self, i: usize, words: &[u32]) -> Result<Option<Function>, Error> {
+        let f = self.shells.get(i).ok_or_else(|| not_kept(i))?;
+        if !f.has_body() {
+            return Ok(None);
+        }
+        let bodies = self.bodies.as_ref().ok_or_else(|| not_kept(i))?;
+        decode_function(self.header, bodies, f, words, None).map(Some)
+    }
 }
 
 /// A module's functions, with their bodies kept or to be decoded again.
@@ -497,7 +572,7 @@ pub(crate) struct BodySource {
     header: Header,
     /// The functions (headers; bodies too unless the load was a streaming one).
     pub functions: Vec<Function>,
-    bodies: Option<Bodies>,
+    bodies: Option<std::sync::Arc<Bodies>>,
 }
 
 impl BodySource {
@@ -539,7 +614,7 @@ impl BodySource {
     }
 }
 
-fn not_kept(i: usize) -> Error {
+pub(crate) fn not_kept(i: usize) -> Error {
     Error::new(ErrorKind::InvalidStructure(format!(
         "the body of function {i} was not kept"
     )))
@@ -926,6 +1001,91 @@ struct Sections {
     block_sizes: Vec<u32>,
     /// Blocks started so far.
     blocks_started: usize,
+    /// The load pass gathers the facts lowering needs before any body ([`Facts`]).
+    facts: Option<FactsBuilder>,
+}
+
+/// Gathers [`Facts`] (calls, module-level variables used, convergent operations) while
+/// the load pass files each body instruction, so that neither the checks nor the
+/// lowering need a body decoded for them, and the lowering can start before the checks
+/// of the bodies end (`Options::threads`).
+struct FactsBuilder {
+    facts: Facts,
+    /// The module-level `OpVariable`s (all of them once the first function starts).
+    global_vars: IdSet,
+    /// The extended-instruction imports, read when the first function starts (none may
+    /// follow it): `OpenCL.std` ones (whose literals are fixed up) and
+    /// `SPV_AMD_shader_ballot` ones (whose instructions are convergent).
+    opencl_sets: Vec<SpvId>,
+    ballot_sets: Vec<SpvId>,
+    /// The module-level variables the current function uses so far.
+    vars: Vec<SpvId>,
+    /// A function was started.
+    started: bool,
+}
+
+impl FactsBuilder {
+    fn new(header: Header) -> Self {
+        FactsBuilder {
+            facts: Facts::default(),
+            global_vars: header.id_set(),
+            opencl_sets: Vec::new(),
+            ballot_sets: Vec::new(),
+            vars: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// Function number `index` starts.
+    fn start_function(&mut self, index: usize, preamble: &[Inst]) {
+        if !self.started {
+            self.started = true;
+            let m = ModuleFacts::read(preamble);
+            self.opencl_sets = m.ext_sets_of(ExtSet::OpenCl).collect();
+            self.ballot_sets = m.ext_sets_of(ExtSet::AmdShaderBallot).collect();
+        }
+        self.facts.calls.end_before(index);
+        self.facts.global_vars.end_before(index);
+        self.facts.convergent_op.push(false);
+    }
+
+    /// An instruction of the current function's blocks (its OpenCL literals fixed up).
+    fn body_inst(&mut self, inst: &Inst) {
+        if inst.op == Op::FunctionCall
+            && let Ok(callee) = inst.id(0)
+        {
+            self.facts.calls.push(callee);
+        }
+        let convergent = opclass::is_convergent(inst.op)
+            || (inst.op == Op::ExtInst && inst.id(0).is_ok_and(|s| self.ballot_sets.contains(&s)));
+        if convergent && let Some(c) = self.facts.convergent_op.last_mut() {
+            *c = true;
+        }
+        for id in inst.used_ids() {
+            if self.global_vars.contains(id) {
+                self.vars.push(id);
+            }
+        }
+    }
+
+    /// The current function ends.
+    fn end_function(&mut self) {
+        self.vars.sort_unstable();
+        self.vars.dedup();
+        self.vars
+            .iter()
+            .for_each(|&v| self.facts.global_vars.push(v));
+        self.vars.clear();
+    }
+
+    /// The facts of a module of `n` functions.
+    fn finish(mut self, n: usize) -> Facts {
+        self.facts.calls.end_before(n);
+        self.facts.global_vars.end_before(n);
+        self.facts.convergent_op.resize(n, false);
+        self.facts.analyses = vec![None; n];
+        self.facts
+    }
 }
 
 impl Sections {
@@ -945,7 +1105,7 @@ impl Sections {
                 },
                 facts: Facts::default(),
                 module_facts: ModuleFacts::default(),
-                types: Types::empty(),
+                types: std::sync::Arc::new(Types::empty()),
                 constants: Constants::default(),
                 bodies: None,
             },
@@ -956,6 +1116,7 @@ impl Sections {
             define_error: None,
             block_sizes: Vec::new(),
             blocks_started: 0,
+            facts: None,
         }
     }
 
@@ -998,7 +1159,7 @@ impl Sections {
     }
 
     /// Files the next instruction.
-    fn push(&mut self, inst: Inst) -> Result<(), Error> {
+    fn push(&mut self, mut inst: Inst) -> Result<(), Error> {
         if self.define
             && self.define_error.is_none()
             && let Some(id) = inst.result_id()
@@ -1021,6 +1182,9 @@ impl Sections {
             Op::Function => {
                 if self.func.is_some() {
                     return Err(structure_err(&inst, "OpFunction inside a function"));
+                }
+                if let Some(facts) = self.facts.as_mut() {
+                    facts.start_function(self.module.functions.len(), &self.module.preamble);
                 }
                 let word = inst.word();
                 self.func = Some(Function {
@@ -1064,6 +1228,9 @@ impl Sections {
                 }
                 match self.func.take() {
                     Some(mut f) => {
+                        if let Some(facts) = self.facts.as_mut() {
+                            facts.end_function();
+                        }
                         // One word past OpFunctionEnd's first: the next instruction.
                         f.span.1 = inst.word() + 1;
                         f.params.shrink_to_fit();
@@ -1080,6 +1247,10 @@ impl Sections {
                     }
                     return Err(structure_err(&inst, "instruction outside a block"));
                 };
+                if let Some(facts) = self.facts.as_mut() {
+                    fix_ext_inst_literal(&facts.opencl_sets, &mut inst);
+                    facts.body_inst(&inst);
+                }
                 let term = is_terminator(inst.op);
                 if !self.drop_bodies {
                     b.insts.push(inst);
@@ -1099,6 +1270,16 @@ impl Sections {
                         // Preamble after types is malformed but harmless; keep it (spirv-val
                         // reports layout errors, we only need the facts).
                     }
+                    if inst.op == Op::ExtInstImport
+                        && self.facts.as_ref().is_some_and(|f| f.started)
+                    {
+                        // What each import is must be known when the first body is read
+                        // (SPIR-V's logical layout puts every import before the types).
+                        return Err(structure_err(
+                            &inst,
+                            "OpExtInstImport after the first function",
+                        ));
+                    }
                     // Names and decorations go to their lists by target.
                     let m = &mut self.module;
                     if let Some(inst) = m.names.push(inst).and_then(|i| m.decorations.push(i)) {
@@ -1112,6 +1293,11 @@ impl Sections {
                         "module-level instruction after the first function",
                     ));
                 } else {
+                    if inst.op == Op::Variable
+                        && let (Some(facts), Some(id)) = (self.facts.as_mut(), inst.result_id())
+                    {
+                        facts.global_vars.insert(id);
+                    }
                     self.module.globals.push(inst);
                 }
             }
@@ -1140,6 +1326,9 @@ impl Sections {
         }
         self.module.names.finish();
         self.module.decorations.finish();
+        if let Some(facts) = self.facts {
+            self.module.facts = facts.finish(self.module.functions.len());
+        }
         Ok(self.module)
     }
 }

@@ -10,7 +10,7 @@ fn types_of(body: &str) -> Types {
          OpMemoryModel Physical64 GLSL450\n{body}"
     );
     let words = crate::spirv::asm::assemble(&text).expect("assembles");
-    crate::spirv::load(&words).expect("loads").types
+    std::sync::Arc::unwrap_or_clone(crate::spirv::load(&words).expect("loads").types)
 }
 
 #[test]

@@ -185,13 +185,13 @@ impl LimitChecker {
     }
 
     /// The checks over the whole module, once every function was checked.
-    pub(super) fn finish(self, module: &Module) -> Result<(), Error> {
+    pub(super) fn finish(self, shader: bool, function_ids: &[SpvId]) -> Result<(), Error> {
         if self.inline > MAX_INLINE_CONSTANT_ELEMENTS {
             return Err(Error::new(ErrorKind::LimitExceeded(format!(
                 "constants used inline add up to more than {MAX_INLINE_CONSTANT_ELEMENTS} elements"
             ))));
         }
-        check_recursion(module, &self.calls)
+        check_recursion(shader, function_ids, &self.calls)
     }
 }
 
@@ -507,24 +507,18 @@ fn check_function_inst(g: &Globals, inst: &Inst) -> Result<u64, Error> {
 /// Shaders may not recurse (Vulkan's "the static call graph must not contain cycles");
 /// the call graph is checked by repeatedly removing functions that call nothing left
 /// (Kahn's algorithm), so it takes no stack however deep the calls go.
-fn check_recursion(module: &Module, calls: &[(usize, SpvId, Inst)]) -> Result<(), Error> {
-    let shader = module.preamble.iter().any(|i| {
-        i.op == Op::Capability
-            && matches!(
-                i.operands.first(),
-                Some(Operand::Capability(::spirv::Capability::Shader))
-            )
-    });
+fn check_recursion(
+    shader: bool,
+    function_ids: &[SpvId],
+    calls: &[(usize, SpvId, Inst)],
+) -> Result<(), Error> {
     if !shader {
         return Ok(());
     }
-    let index: HashMap<SpvId, usize> = module
-        .functions
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.id(), i))
+    let index: HashMap<SpvId, usize> = (function_ids.iter().enumerate())
+        .map(|(i, &f)| (f, i))
         .collect();
-    let n = module.functions.len();
+    let n = function_ids.len();
     // Calls as (caller, callee, instruction) in module order.
     let calls: Vec<(usize, usize, &Inst)> = calls
         .iter()
@@ -566,7 +560,7 @@ fn check_recursion(module: &Module, calls: &[(usize, SpvId, Inst)]) -> Result<()
         if on_path[next] {
             return Err(inst.invalid(format!(
                 "call to %{} is recursive: shaders may not recurse",
-                module.functions[next].id()
+                function_ids[next]
             )));
         }
         at = next;

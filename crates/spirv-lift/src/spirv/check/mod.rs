@@ -16,151 +16,191 @@ mod dominance;
 pub mod limits;
 mod values;
 
-use super::{Facts, Function, IdTable, Inst, Module, Op, SpvId};
+use super::{Function, IdTable, Inst, Module, Op, SpvId};
 use crate::error::{Error, ErrorKind};
 use std::borrow::Cow;
 
-/// Runs the checks, one function body at a time (a body a streaming load did not keep is
-/// decoded again from `words`, checked and dropped), and gathers the [`Facts`] lowering
-/// needs. The module-level checks come first; ids were found defined once and below the
-/// bound when the module was loaded.
-pub(crate) fn check_module(module: &Module, words: &[u32]) -> Result<Facts, Error> {
-    let def_op = &module.def_op;
-    // Kernels may pass scopes and semantics as runtime values (spirv-val accepts it);
-    // shaders must use constants.
-    let kernel = module.module_facts.kernel_capability;
-    // Debug-information and non-semantic instructions are dropped; their operands are not
-    // all ids, and are not checked.
-    let dropped_sets: Vec<SpvId> = module
-        .module_facts
-        .ext_sets
-        .iter()
-        .filter(|(_, kind)| kind.unchecked())
-        .map(|(id, _)| *id)
-        .collect();
-    let uses = Uses {
-        def_op,
-        kernel,
-        dropped_sets: &dropped_sets,
-    };
-    // The preamble, its decorations (filed by target, not kept as instructions: each is
-    // checked as the instruction it was, and of several errors the first in the module is
-    // reported), then the rest of the module-level instructions.
-    let mut header = header_insts(module);
-    header
-        .by_ref()
-        .take(module.preamble.len())
-        .try_for_each(|i| uses.check(i, &mut |_| {}))?;
-    module
-        .decorations
-        .check(|d| uses.check(&d.to_inst(), &mut |_| {}))?;
-    header.try_for_each(|i| uses.check(i, &mut |_| {}))?;
-    let mut values = values::ValueChecker::new(module)?;
-    let mut limits = limits::LimitChecker::new(module)?;
-    let global_var = {
-        let mut v = module.header.id_set();
-        for inst in module.globals.iter().filter(|i| i.op == Op::Variable) {
-            if let Some(id) = inst.result_id() {
-                v.insert(id);
-            }
-        }
-        v
-    };
-    // The ids defined outside function bodies: a function may use these and its own.
-    let module_level = {
-        let mut m = module.header.id_set();
-        let defs = module.preamble.iter().chain(&module.globals);
-        for id in defs
-            .chain(module.functions.iter().map(|f| &f.def))
-            .filter_map(Inst::result_id)
-        {
-            m.insert(id);
-        }
-        m
-    };
-    let n = module.functions.len();
-    let mut facts = Facts {
-        calls: Default::default(),
-        global_vars: Default::default(),
-        convergent_op: vec![false; n],
-        analyses: vec![None; n],
-    };
-    // Functions with a body, and their return types.
-    let mut defined = foldhash::HashMap::default();
-    for i in 0..n {
-        facts.calls.end_before(i);
-        facts.global_vars.end_before(i);
+/// Runs the checks of the bodies after the module-level ones ([`BodyChecks::new`]): each
+/// function body in module order (a body a streaming load did not keep is decoded again
+/// from `words`, checked and dropped), then the call graph; keeps in `module.facts` the
+/// CFG analyses lowering takes.
+pub(crate) fn check_bodies(
+    module: &mut Module,
+    mut checks: BodyChecks,
+    words: &[u32],
+) -> Result<(), Error> {
+    for i in 0..module.functions.len() {
         let func: Cow<Function> = if module.bodies.is_some() && module.functions[i].has_body() {
             Cow::Owned(module.decode_function(i, words)?)
         } else {
             Cow::Borrowed(&module.functions[i])
         };
+        if let Some(analyses) = checks.function(&func)? {
+            module.facts.analyses[i] = Some(analyses);
+        }
+    }
+    checks.finish()
+}
+
+/// The checks of the function bodies, made by [`BodyChecks::new`] once the module-level
+/// checks pass: [`BodyChecks::function`] checks one body, in module order, and
+/// [`BodyChecks::finish`] what needs them all (entry points, the call graph). It owns
+/// what it reads, so that the bodies can be checked on a thread of their own while the
+/// lowering runs (`Options::threads`): the lowering takes each body only once it passed.
+pub(crate) struct BodyChecks {
+    /// What defines each id (taken out of the module).
+    def_op: IdTable<Option<Op>>,
+    /// Kernels may pass scopes and semantics as runtime values (spirv-val accepts it);
+    /// shaders must use constants.
+    kernel: bool,
+    /// Debug-information and non-semantic imports: their instructions are dropped, and
+    /// their operands (not all ids) are not checked.
+    dropped_sets: Vec<SpvId>,
+    /// The ids defined outside function bodies: a function may use these and its own.
+    module_level: super::IdSet,
+    values: values::ValueChecker,
+    limits: limits::LimitChecker,
+    /// Functions with a body, and their return types.
+    defined: foldhash::HashMap<SpvId, Option<super::SpvTypeId>>,
+    /// The module's `OpEntryPoint`s, checked once every body is.
+    entry_points: Vec<Inst>,
+    types: std::sync::Arc<super::Types>,
+    /// The `Shader` capability (shaders may not recurse).
+    shader: bool,
+    /// Every function's id, in module order.
+    function_ids: Vec<SpvId>,
+    /// The index of the next function to check.
+    next: usize,
+}
+
+impl BodyChecks {
+    /// Runs the module-level checks (ids were found defined once and below the bound when
+    /// the module was loaded) and takes what the checks of the bodies need, `def_op`
+    /// among it, out of the module.
+    pub(crate) fn new(module: &mut Module) -> Result<BodyChecks, Error> {
+        let kernel = module.module_facts.kernel_capability;
+        let dropped_sets: Vec<SpvId> = module
+            .module_facts
+            .ext_sets
+            .iter()
+            .filter(|(_, kind)| kind.unchecked())
+            .map(|(id, _)| *id)
+            .collect();
+        let uses = Uses {
+            def_op: &module.def_op,
+            kernel,
+            dropped_sets: &dropped_sets,
+        };
+        // The preamble, its decorations (filed by target, not kept as instructions: each
+        // is checked as the instruction it was, and of several errors the first in the
+        // module is reported), then the rest of the module-level instructions.
+        let mut header = header_insts(module);
+        header
+            .by_ref()
+            .take(module.preamble.len())
+            .try_for_each(|i| uses.check(i, &mut |_| {}))?;
+        module
+            .decorations
+            .check(|d| uses.check(&d.to_inst(), &mut |_| {}))?;
+        header.try_for_each(|i| uses.check(i, &mut |_| {}))?;
+        drop(header);
+        let values = values::ValueChecker::new(module)?;
+        let limits = limits::LimitChecker::new(module)?;
+        let module_level = {
+            let mut m = module.header.id_set();
+            let defs = module.preamble.iter().chain(&module.globals);
+            for id in defs
+                .chain(module.functions.iter().map(|f| &f.def))
+                .filter_map(Inst::result_id)
+            {
+                m.insert(id);
+            }
+            m
+        };
+        let shader = module.preamble.iter().any(|i| {
+            i.op == Op::Capability
+                && matches!(
+                    i.operands.first(),
+                    Some(super::Operand::Capability(::spirv::Capability::Shader))
+                )
+        });
+        Ok(BodyChecks {
+            def_op: std::mem::replace(&mut module.def_op, IdTable::new(0, true, None)),
+            kernel,
+            dropped_sets,
+            module_level,
+            values,
+            limits,
+            defined: foldhash::HashMap::default(),
+            entry_points: (module.preamble.iter())
+                .filter(|i| i.op == Op::EntryPoint)
+                .cloned()
+                .collect(),
+            types: module.types.clone(),
+            shader,
+            function_ids: module.functions.iter().map(Function::id).collect(),
+            next: 0,
+        })
+    }
+
+    /// Checks the next function (module order) with its whole body decoded; returns its
+    /// CFG analyses if lowering is to take them (a body of [`super::KEEP_ANALYSES`]
+    /// blocks or more).
+    pub(crate) fn function(
+        &mut self,
+        func: &Function,
+    ) -> Result<Option<Box<crate::analysis::FunctionAnalyses>>, Error> {
+        let index = self.next;
+        self.next += 1;
         if func.blocks.is_empty() {
-            continue;
+            return Ok(None);
         }
         if let Some(id) = func.def.result_id() {
-            defined.insert(id, func.def.result_type());
+            self.defined.insert(id, func.def.result_type());
         }
-        // Ids used, and the facts lowering needs, in one pass over the body.
-        let mut vars = Vec::new();
-        let mut note_use = |id: SpvId| {
-            if global_var.contains(id) {
-                vars.push(id);
-            }
+        let uses = Uses {
+            def_op: &self.def_op,
+            kernel: self.kernel,
+            dropped_sets: &self.dropped_sets,
         };
         for b in &func.blocks {
-            uses.check(&b.label(), &mut note_use)?;
+            uses.check(&b.label(), &mut |_| {})?;
             for inst in &b.insts {
-                uses.check(inst, &mut note_use)?;
-                if inst.op == Op::FunctionCall
-                    && let Ok(callee) = inst.id(0)
-                {
-                    facts.calls.push(callee);
-                }
-                if super::opclass::is_convergent(inst.op)
-                    || (inst.op == Op::ExtInst
-                        && inst.id(0).ok().and_then(|s| module.module_facts.ext_set(s))
-                            == Some(super::ExtSet::AmdShaderBallot))
-                {
-                    facts.convergent_op[i] = true;
-                }
+                uses.check(inst, &mut |_| {})?;
             }
         }
-        vars.sort_unstable();
-        vars.dedup();
-        vars.iter().for_each(|&v| facts.global_vars.push(v));
-        check_function(&func)?;
-        values.function(&func)?;
-        limits.function(i, &func)?;
-        let analyses = dominance::check_function(&func, &module_level)?;
-        if func.blocks.len() >= super::KEEP_ANALYSES {
-            facts.analyses[i] = Some(Box::new(analyses));
-        }
+        check_function(func)?;
+        self.values.function(func)?;
+        self.limits.function(index, func)?;
+        let analyses = dominance::check_function(func, &self.module_level)?;
+        Ok((func.blocks.len() >= super::KEEP_ANALYSES).then(|| Box::new(analyses)))
     }
-    facts.calls.end_before(n);
-    facts.global_vars.end_before(n);
-    // An entry point is a function with a body (a declaration cannot carry what makes
-    // it an entry point: LLVM refuses `declare amdgpu_kernel … !reqd_work_group_size`)
-    // that returns void (as `spirv-val` requires; LLVM refuses a kernel calling
-    // convention on a function returning a value).
-    for inst in module.preamble.iter().filter(|i| i.op == Op::EntryPoint) {
-        let func = inst.id(1)?;
-        let name = || inst.string(2).unwrap_or_default();
-        let Some(&ret) = defined.get(&func) else {
-            return Err(inst.invalid(format!(
-                "entry point '{}' names %{func}, not a function with a body",
-                name()
-            )));
-        };
-        if !ret.is_some_and(|t| matches!(module.types.get(t), Some(super::SpvTy::Void))) {
-            return Err(inst.invalid(format!(
-                "entry point '{}' names %{func}, whose return type is not void",
-                name()
-            )));
+
+    /// The checks that need every body checked: each entry point is a function with a
+    /// body that returns void; the inline-constant total; no recursion in shaders.
+    pub(crate) fn finish(self) -> Result<(), Error> {
+        // An entry point is a function with a body (a declaration cannot carry what makes
+        // it an entry point: LLVM refuses `declare amdgpu_kernel … !reqd_work_group_size`)
+        // that returns void (as `spirv-val` requires; LLVM refuses a kernel calling
+        // convention on a function returning a value).
+        for inst in &self.entry_points {
+            let func = inst.id(1)?;
+            let name = || inst.string(2).unwrap_or_default();
+            let Some(&ret) = self.defined.get(&func) else {
+                return Err(inst.invalid(format!(
+                    "entry point '{}' names %{func}, not a function with a body",
+                    name()
+                )));
+            };
+            if !ret.is_some_and(|t| matches!(self.types.get(t), Some(super::SpvTy::Void))) {
+                return Err(inst.invalid(format!(
+                    "entry point '{}' names %{func}, whose return type is not void",
+                    name()
+                )));
+            }
         }
+        self.limits.finish(self.shader, &self.function_ids)
     }
-    limits.finish(module)?;
-    Ok(facts)
 }
 
 /// What the per-instruction id checks need.

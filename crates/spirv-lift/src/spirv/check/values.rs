@@ -96,18 +96,18 @@ impl TypeOf {
 
 /// Value types of the module: the result type of every id, read with the module's type
 /// declarations ([`Types`]).
-struct ValueTypes<'m> {
+struct ValueTypes {
     type_of: TypeOf,
-    types: &'m Types,
+    types: std::sync::Arc<Types>,
     /// Each function's function type.
     function_type: HashMap<SpvId, SpvTypeId>,
 }
 
-impl<'m> ValueTypes<'m> {
-    fn new(module: &'m Module) -> ValueTypes<'m> {
+impl ValueTypes {
+    fn new(module: &Module) -> ValueTypes {
         let mut t = ValueTypes {
             type_of: TypeOf::new(module),
-            types: &module.types,
+            types: module.types.clone(),
             function_type: module
                 .functions
                 .iter()
@@ -193,14 +193,14 @@ impl<'m> ValueTypes<'m> {
 /// and a conversion between the wrong kinds of types would become a cast LLVM rejects.
 /// Also checks alignments. [`ValueChecker::new`] checks the module-level instructions,
 /// [`ValueChecker::function`] one function body.
-pub(super) struct ValueChecker<'m> {
-    t: ValueTypes<'m>,
+pub(super) struct ValueChecker {
+    t: ValueTypes,
     ext_sets: HashMap<SpvId, (&'static str, ExtTable)>,
     ptr_bits: u32,
 }
 
-impl<'m> ValueChecker<'m> {
-    pub(super) fn new(module: &'m Module) -> Result<Self, Error> {
+impl ValueChecker {
+    pub(super) fn new(module: &Module) -> Result<Self, Error> {
         let t = ValueTypes::new(module);
         let ext_sets = ext_sets(module);
         let ptr_bits = match module.memory_model_inst().and_then(|m| m.operands.first()) {
