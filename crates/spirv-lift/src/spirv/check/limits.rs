@@ -29,7 +29,7 @@
 
 use foldhash::HashMap;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Location};
 use crate::spirv::{Function, IdSet, Inst, Module, Op, Operand, SpvId, SpvTy, SpvTypeId};
 
 /// Largest module accepted, in 32-bit words (64 MiB).
@@ -124,12 +124,13 @@ pub(super) struct LimitChecker {
     g: Globals,
     /// Elements of the constants used inline so far.
     inline: u64,
-    /// Calls as (caller index, callee id, instruction), in module order.
-    calls: Vec<(usize, SpvId, Inst)>,
+    /// In a shader (which may not recurse), its calls as (caller index, callee id, where
+    /// the call is), in module order; `None` in other modules.
+    calls: Option<Vec<(usize, SpvId, Location)>>,
 }
 
 impl LimitChecker {
-    pub(super) fn new(module: &Module) -> Result<Self, Error> {
+    pub(super) fn new(module: &Module, shader: bool) -> Result<Self, Error> {
         let mut g = Globals {
             types: HashMap::default(),
             constants: module.header.id_set(),
@@ -147,7 +148,7 @@ impl LimitChecker {
         Ok(LimitChecker {
             g,
             inline,
-            calls: Vec::new(),
+            calls: shader.then(Vec::new),
         })
     }
 
@@ -176,22 +177,26 @@ impl LimitChecker {
                 ));
             }
             if inst.op == Op::FunctionCall
+                && let Some(calls) = self.calls.as_mut()
                 && let Ok(callee) = inst.id(0)
             {
-                self.calls.push((index, callee, inst.clone()));
+                calls.push((index, callee, inst.location()));
             }
         }
         Ok(())
     }
 
     /// The checks over the whole module, once every function was checked.
-    pub(super) fn finish(self, shader: bool, function_ids: &[SpvId]) -> Result<(), Error> {
+    pub(super) fn finish(self, function_ids: &[SpvId]) -> Result<(), Error> {
         if self.inline > MAX_INLINE_CONSTANT_ELEMENTS {
             return Err(Error::new(ErrorKind::LimitExceeded(format!(
                 "constants used inline add up to more than {MAX_INLINE_CONSTANT_ELEMENTS} elements"
             ))));
         }
-        check_recursion(shader, function_ids, &self.calls)
+        match &self.calls {
+            Some(calls) => check_recursion(function_ids, calls),
+            None => Ok(()),
+        }
     }
 }
 
@@ -508,19 +513,15 @@ fn check_function_inst(g: &Globals, inst: &Inst) -> Result<u64, Error> {
 /// the call graph is checked by repeatedly removing functions that call nothing left
 /// (Kahn's algorithm), so it takes no stack however deep the calls go.
 fn check_recursion(
-    shader: bool,
     function_ids: &[SpvId],
-    calls: &[(usize, SpvId, Inst)],
+    calls: &[(usize, SpvId, Location)],
 ) -> Result<(), Error> {
-    if !shader {
-        return Ok(());
-    }
     let index: HashMap<SpvId, usize> = (function_ids.iter().enumerate())
         .map(|(i, &f)| (f, i))
         .collect();
     let n = function_ids.len();
     // Calls as (caller, callee, instruction) in module order.
-    let calls: Vec<(usize, usize, &Inst)> = calls
+    let calls: Vec<(usize, usize, &Location)> = calls
         .iter()
         .filter_map(|(i, callee, inst)| Some((*i, *index.get(callee)?, inst)))
         .collect();
@@ -544,10 +545,10 @@ fn check_recursion(
     // Every function left calls a function left, so following the first such call from
     // any of them must come back to a function already on the path: that call closes a
     // cycle.
-    let mut first_call: Vec<Option<(usize, &Inst)>> = vec![None; n];
-    for &(i, j, inst) in &calls {
+    let mut first_call: Vec<Option<(usize, &Location)>> = vec![None; n];
+    for &(i, j, at) in &calls {
         if !removed[i] && !removed[j] && first_call[i].is_none() {
-            first_call[i] = Some((j, inst));
+            first_call[i] = Some((j, at));
         }
     }
     let Some(start) = (0..n).find(|&i| !removed[i]) else {
@@ -555,13 +556,16 @@ fn check_recursion(
     };
     let mut on_path = vec![false; n];
     let mut at = start;
-    while let Some((next, inst)) = first_call[at] {
+    while let Some((next, call)) = first_call[at] {
         on_path[at] = true;
         if on_path[next] {
-            return Err(inst.invalid(format!(
-                "call to %{} is recursive: shaders may not recurse",
-                function_ids[next]
-            )));
+            return Err(Error::at(
+                ErrorKind::InvalidModule(format!(
+                    "call to %{} is recursive: shaders may not recurse",
+                    function_ids[next]
+                )),
+                call.clone(),
+            ));
         }
         at = next;
     }

@@ -65,8 +65,6 @@ pub(crate) struct BodyChecks {
     /// The module's `OpEntryPoint`s, checked once every body is.
     entry_points: Vec<Inst>,
     types: std::sync::Arc<super::Types>,
-    /// The `Shader` capability (shaders may not recurse).
-    shader: bool,
     /// Every function's id, in module order.
     function_ids: Vec<SpvId>,
     /// The index of the next function to check.
@@ -105,7 +103,6 @@ impl BodyChecks {
         header.try_for_each(|i| uses.check(i, &mut |_| {}))?;
         drop(header);
         let values = values::ValueChecker::new(module)?;
-        let limits = limits::LimitChecker::new(module)?;
         let module_level = {
             let mut m = module.header.id_set();
             let defs = module.preamble.iter().chain(&module.globals);
@@ -124,6 +121,7 @@ impl BodyChecks {
                     Some(super::Operand::Capability(::spirv::Capability::Shader))
                 )
         });
+        let limits = limits::LimitChecker::new(module, shader)?;
         Ok(BodyChecks {
             def_op: std::mem::replace(&mut module.def_op, IdTable::new(0, true, None)),
             kernel,
@@ -137,7 +135,6 @@ impl BodyChecks {
                 .cloned()
                 .collect(),
             types: module.types.clone(),
-            shader,
             function_ids: module.functions.iter().map(Function::id).collect(),
             next: 0,
         })
@@ -199,7 +196,7 @@ impl BodyChecks {
                 )));
             }
         }
-        self.limits.finish(self.shader, &self.function_ids)
+        self.limits.finish(&self.function_ids)
     }
 }
 
