@@ -12,6 +12,10 @@
 //!
 //! (The last with file and line numbers, and the frames the optimizer inlined.)
 //!
+//! `--no-stack` leaves the stack out: resolving it reads the binary's debug information,
+//! tens of MB, which under heaptrack (`heaptrack target/release/examples/peak_heap
+//! --no-stack FILE`) would be the process's peak instead of the translation's.
+//!
 //! What the peak holds, allocation site by allocation site, is heaptrack's "PEAK MEMORY
 //! CONSUMERS" (`heaptrack` on a program like this one: the command line's mimalloc hides
 //! its allocations from heaptrack); what heaptrack does not say is when the peak happens,
@@ -83,6 +87,7 @@ static ALLOCATOR: Counting = Counting;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut target = spirv_lift::Target::Generic;
     let mut threads = 0;
+    let mut print_stack = true;
     let mut path = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -101,15 +106,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .and_then(|n| n.parse().ok())
                     .ok_or("--threads takes a number (0: the machine's cores)")?;
             }
+            "--no-stack" => print_stack = false,
             "-h" | "--help" => {
-                println!("usage: peak_heap [--target generic|amdgcn|host] [--threads N] FILE.spv");
+                println!(
+                    "usage: peak_heap [--target generic|amdgcn|host] [--threads N] [--no-stack] FILE.spv"
+                );
                 return Ok(());
             }
             _ => path = Some(a),
         }
     }
-    let path =
-        path.ok_or("usage: peak_heap [--target generic|amdgcn|host] [--threads N] FILE.spv")?;
+    let path = path.ok_or(
+        "usage: peak_heap [--target generic|amdgcn|host] [--threads N] [--no-stack] FILE.spv",
+    )?;
     let bytes = std::fs::read(&path)?;
     let words = spirv_lift::words_from_bytes(&bytes)?;
     drop(bytes);
@@ -130,7 +139,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
          live before the translation, the input words included)",
         peak as f64 / input as f64
     );
-    if let Some((live, stack)) = AT_PEAK.with(|p| p.borrow_mut().take()) {
+    if let Some((live, stack)) = AT_PEAK
+        .with(|p| p.borrow_mut().take())
+        .filter(|_| print_stack)
+    {
         println!("the library's frames when {live} bytes were live:");
         let text = stack.to_string();
         let mut lines = text.lines().peekable();
