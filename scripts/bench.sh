@@ -29,7 +29,7 @@
 # Usage: scripts/bench.sh [--large DIR] [--only GLOB] [--module FILE]... [--no-large]
 #                         [--no-corpus] [--no-naga] [--min-runs N] [--max-runs N]
 #   --only GLOB   benchmark only the generated modules whose file name matches (e.g. 'glsl-*')
-#   --module FILE add FILE to (a) (repeatable; measured even with --only)
+#   --module FILE add FILE to (a) (repeatable; measured even with --only or --no-large)
 # Environment: SPIRV_DIS_ARGS (extra spirv-dis flags, e.g. --raw-id), NAGA (naga binary).
 set -euo pipefail
 
@@ -189,11 +189,12 @@ prepare() {
 mapfile -t tools < <(tools_available)
 
 # -------------------------------------------------------------- (a) large modules
-if ((do_large)); then
+if ((do_large || ${#modules[@]} > 0)); then
     shopt -s nullglob
+    larges=()
     # shellcheck disable=SC2206
-    larges=("$large_dir"/$only.spv)
-    if ((${#larges[@]} + ${#modules[@]} == 0)); then
+    ((do_large)) && larges=("$large_dir"/$only.spv)
+    if ((do_large && ${#larges[@]} == 0)); then
         echo "bench: no modules in $large_dir (run scripts/gen-large.sh first); skipping (a)" >&2
     fi
     # Order: family, then size (cl-1MB < cl-5MB < cl-20MB < cl-50MB).

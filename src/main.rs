@@ -126,7 +126,7 @@ struct Cli {
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
 
-    /// Threads in all (default: available cores). One module uses up to two today: its
+    /// Threads to translate with (default: available cores). One module uses up to two: its
     /// function bodies are checked on one while they are lowered on the other; the output
     /// is the same with any number, and `--threads 1` peaks lower in memory on large
     /// modules (the checks' tables and the lowering's live at once). With several inputs,
@@ -865,8 +865,8 @@ fn batch(cli: &Cli, out_dir: &Path, options: &Options) -> Result<bool> {
         .map(|j| j as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let jobs = jobs.min(cli.inputs.len()).max(1);
-    // The inputs translated at once share the threads (no more threads than asked for,
-    // or than cores by default).
+    // The inputs translated at once share the threads: each gets threads / jobs, at least
+    // one (so `-j` above `--threads` still runs `-j` inputs at once).
     let threads = cli
         .threads
         .map(|t| t as usize)

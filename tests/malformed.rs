@@ -342,6 +342,59 @@ fn constant_output_size_is_bounded() {
     );
 }
 
+/// Module-level variables whose initializers add up past MAX_INLINE_CONSTANT_ELEMENTS are
+/// refused at the variable that crosses it, before anything is printed, with any number of
+/// threads. (With the bodies checked beside the lowering, the limit was checked only with
+/// the first body, after the lowering had started printing every initializer: 65
+/// variables of a 65,533-element constant took gigabytes.)
+#[test]
+fn module_level_initializers_are_bounded_before_printing() {
+    let members: u64 = 65_532;
+    let mut text = String::from(HEAD);
+    writeln!(
+        text,
+        "%n = OpConstant %uint {members}\n%arr = OpTypeArray %uint %n"
+    )
+    .expect("write to String");
+    write!(text, "%big = OpConstantComposite %arr").expect("write to String");
+    for _ in 0..members {
+        text.push_str(" %uint_1");
+    }
+    text.push_str("\n%parr = OpTypePointer Private %arr\n");
+    let variables = limits::MAX_INLINE_CONSTANT_ELEMENTS / (members + 1) + 1;
+    for i in 0..variables {
+        writeln!(text, "%v{i} = OpVariable %parr Private %big").expect("write to String");
+    }
+    text.push_str("%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n");
+    let bytes = assemble(&text);
+    // Past the size from which two threads check the bodies beside the lowering.
+    assert!(bytes.len() >= 256 << 10, "{} bytes", bytes.len());
+    let words = spirv_lift::words_from_bytes(&bytes).expect("words");
+    let errors: Vec<String> = [1, 2]
+        .into_iter()
+        .map(|threads| {
+            let mut out = Vec::new();
+            let options = Options::default().threads(threads);
+            let e = spirv_lift::translate_to_writer(&words, &options, &mut out, false)
+                .expect_err("over the inline-constant limit");
+            assert!(
+                out.is_empty(),
+                "threads {threads}: {} bytes printed",
+                out.len()
+            );
+            e.to_string()
+        })
+        .collect();
+    assert_eq!(errors[0], errors[1]);
+    // At the last variable (the one that crosses the limit), not at a body instruction.
+    assert!(
+        errors[0].contains("(OpVariable %")
+            && errors[0].contains("constants used inline add up to more than"),
+        "{}",
+        errors[0]
+    );
+}
+
 /// Regression for a quadratic phi lowering (src/lower/func.rs `fill_phis`: every phi
 /// scans all CFG edges, and searches its block's instructions): a 60,000-block chain with
 /// one phi per block, and one block with 100,000 phis, must translate within the time

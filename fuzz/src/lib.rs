@@ -35,7 +35,8 @@ pub fn check_translate(words: &[u32], opts: &Options) {
     let streaming = spirv_lift::translate_to_writer(words, opts, &mut streamed, false);
     // So must a module loaded whole (bodies kept, not decoded again).
     let kept = spirv_lift::fuzzing::translate_loaded_whole(words, opts);
-    // And the bodies checked on a second thread beside the lowering (`--threads`).
+    // And the bodies checked on a second thread beside the lowering and printing
+    // (`--threads`).
     let threaded = spirv_lift::fuzzing::translate_threaded(words, opts);
     match spirv_lift::translate(words, opts) {
         Ok(m) => {
@@ -58,7 +59,7 @@ pub fn check_translate(words: &[u32], opts: &Options) {
                 Err(e) => panic!("loaded whole it fails ({e}), streaming it translates"),
             }
             match &threaded {
-                Ok(t) => assert!(t.to_string() == text, "threaded, the text differs"),
+                Ok(t) => assert!(t == text.as_bytes(), "threaded, the text differs"),
                 Err(e) => panic!("threaded it fails ({e}), on one thread it translates"),
             }
             assert!(streaming.is_ok(), "streaming failed: {streaming:?}");
@@ -82,8 +83,10 @@ pub fn check_translate(words: &[u32], opts: &Options) {
                 Ok(_) => panic!("translate fails ({msg}), loaded whole it translates"),
             }
             match threaded {
-                Err(t) => assert_eq!(t.to_string(), msg, "threaded, the error differs"),
-                Ok(_) => panic!("translate fails ({msg}), threaded it translates"),
+                Err(spirv_lift::WriteError::Translate(t)) => {
+                    assert_eq!(t.to_string(), msg, "threaded, the error differs")
+                }
+                other => panic!("translate fails ({msg}), threaded gives {other:?}"),
             }
         }
     }

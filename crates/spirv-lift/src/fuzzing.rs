@@ -14,14 +14,17 @@ pub fn translate_loaded_whole(words: &[u32], options: &Options) -> Result<Module
     crate::load_whole(words, options).and_then(|m| lower::lower_module(m, options))
 }
 
-/// Translates `words` with the function bodies checked on a second thread while the
-/// lowering runs ([`Options::threads`](crate::Options::threads) does it for modules of
-/// 256 KiB or more; this, whatever the size).
+/// Translates `words` into LLVM assembly with the function bodies checked on a second
+/// thread while the lowering runs and prints ([`Options::threads`](crate::Options::threads)
+/// does it for modules of 256 KiB or more; this, whatever the size): the text
+/// [`translate_to_writer`](crate::translate_to_writer) writes.
 ///
 /// # Errors
-/// As [`translate`](crate::translate).
-pub fn translate_threaded(words: &[u32], options: &Options) -> Result<Module, Error> {
-    crate::translate_threaded(words, options)
+/// As [`translate_to_writer`](crate::translate_to_writer).
+pub fn translate_threaded(words: &[u32], options: &Options) -> Result<Vec<u8>, crate::WriteError> {
+    let mut text = Vec::new();
+    crate::translate_threaded(words, options, &mut text)?;
+    Ok(text)
 }
 
 /// Decodes `words` with this crate's decoder and with rspirv's parser alone; `Err` says

@@ -153,13 +153,14 @@ impl Default for Options {
 
 impl Options {
     /// How many threads one translation may use: 1 translates on the calling thread
-    /// alone; 2 or more also checks the function bodies on a second thread while the
-    /// lowering runs (each body is lowered once its checks pass, and taken from the
-    /// checks decoded); 0 (the default) means the machine's cores. The output is the
-    /// same byte for byte whatever the number; when the module is malformed the error is
-    /// too (a check's error comes before any lowering error, as with one thread), but
+    /// alone; 2 or more also checks the function bodies of a module of 256 KiB or more on
+    /// a second thread while the lowering runs (each body is lowered once its checks
+    /// pass); 0 (the default) means the machine's cores. The output is the same byte for
+    /// byte whatever the number; when the module is malformed the error is too (a check's
+    /// error comes before any lowering error, as with one thread), but
     /// [`translate_to_writer`] may have written part of the text before it. Today no
-    /// more than two threads are used (README "Performance").
+    /// more than two threads are used (README "Performance"); if the system refuses the
+    /// second thread, the translation runs on the calling thread alone.
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cl-kernels/vector_math.O2.spv");
@@ -177,7 +178,12 @@ impl Options {
     /// The number of threads [`Options::threads`] stands for on this machine.
     fn thread_count(&self) -> usize {
         match self.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            // Asked once per process: the answer reads /proc and the cgroup files
+            // (about 50 µs, twice what a small module takes to translate).
+            0 => {
+                static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+                *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            }
             n => n,
         }
     }
@@ -297,11 +303,12 @@ impl Options {
 /// limits all see the values the lowering uses; the words lowering must decode bodies
 /// from are returned beside the module.
 ///
-/// With more than one thread ([`Options::threads`]) only the module-level checks run
-/// here: the bodies' checks come back beside the module, for the lowering to run on a
-/// thread of their own.
+/// With more than one thread ([`Options::threads`]) and a large module only the
+/// module-level checks of the module lowered run here (with specialization constants set,
+/// the module as given is checked whole first): the bodies' checks come back beside the
+/// module, for the lowering to run on a thread of their own.
 fn load<'w>(words: &'w [u32], options: &Options) -> Result<Loaded<'w>, Error> {
-    let threaded = options.thread_count() >= 2 && words.len() >= THREADED_WORDS;
+    let threaded = words.len() >= THREADED_WORDS && options.thread_count() >= 2;
     load_as(words, options, threaded)
 }
 
@@ -342,12 +349,16 @@ pub(crate) fn load_whole(words: &[u32], options: &Options) -> Result<spirv::Modu
     Ok(load_by(words, options, spirv::load)?.0)
 }
 
-/// As [`translate`], with the function bodies checked on a second thread beside the
-/// lowering whatever the module's size (what [`Options::threads`] does for a large one).
+/// As [`translate_to_writer`], with the function bodies checked on a second thread beside
+/// the lowering and printing whatever the module's size (what [`Options::threads`] does
+/// for a large one).
 #[cfg(any(test, feature = "fuzzing"))]
-pub(crate) fn translate_threaded(words: &[u32], options: &Options) -> Result<Module, Error> {
-    let (module, words, checks) = load_as(words, options, true)?;
-    lower::lower_module_into(module, &words, checks, options, &mut lower::Keep)
+pub(crate) fn translate_threaded(
+    words: &[u32],
+    options: &Options,
+    w: &mut dyn std::io::Write,
+) -> Result<Written, WriteError> {
+    write_loaded(load_as(words, options, true)?, options, w, false)
 }
 
 fn load_by<'w>(
@@ -419,6 +430,16 @@ pub fn translate_to_writer(
     w: &mut dyn std::io::Write,
     want_stats: bool,
 ) -> Result<Written, WriteError> {
+    write_loaded(load(words, options)?, options, w, want_stats)
+}
+
+/// [`translate_to_writer`] of a loaded module.
+fn write_loaded(
+    (module, words, checks): Loaded<'_>,
+    options: &Options,
+    w: &mut dyn std::io::Write,
+    want_stats: bool,
+) -> Result<Written, WriteError> {
     /// Prints functions as they become final, counting them first if asked.
     struct Streaming<'w> {
         writer: llvm::StreamWriter<'w>,
@@ -451,7 +472,6 @@ pub fn translate_to_writer(
             }
         }
     }
-    let (module, words, checks) = load(words, options)?;
     let words = &*words;
     let mut sink = Streaming {
         writer: llvm::StreamWriter::new(w),

@@ -160,8 +160,9 @@ pub fn lower_module(spv: spirv::Module, opts: &Options) -> Result<llvm::Module, 
 ///
 /// With `checks`, the bodies are still to be checked (a load for more than one thread,
 /// `Options::threads`): they are checked on a thread of their own, in module order, and
-/// each is lowered once its checks pass. A check's
-/// error is returned whatever the lowering did, as when every check runs first.
+/// each is lowered once its checks pass. A check's error is returned whatever the
+/// lowering did, as when every check runs first. If the system refuses the thread, every
+/// body is checked first on this one.
 pub(crate) fn lower_module_into(
     spv: spirv::Module,
     words: &[u32],
@@ -169,40 +170,71 @@ pub(crate) fn lower_module_into(
     opts: &Options,
     sink: &mut dyn Sink,
 ) -> Result<llvm::Module, Error> {
-    let Some(mut checks) = checks else {
+    let Some(checks) = checks else {
         return lower_checked(spv, words, None, opts, sink);
     };
     let reader = spv.body_reader();
-    std::thread::scope(|scope| {
+    // Taken by the lowering once the thread runs.
+    let mut module = Some(spv);
+    let checks = std::thread::scope(|scope| {
         // Not bounded: the checks are faster than the lowering, and what they send is small
         // (the analyses the sequential checks would keep for every function anyway). A
         // bounded channel would wake the checks' thread once per function.
         let (tx, rx) = std::sync::mpsc::channel();
-        let checker = scope.spawn(move || {
-            for i in 0..reader.len() {
-                let checked = reader.decode(i, words).and_then(|body| {
-                    let analyses = checks.function(body.as_ref().unwrap_or(reader.shell(i)))?;
-                    Ok(Checked { analyses })
-                });
-                let failed = checked.is_err();
-                if tx.send(checked.map(Some)).is_err() || failed {
-                    return;
+        // The checks go to the thread once it runs, so that they are still here if it
+        // cannot be started.
+        let (give, take) = std::sync::mpsc::channel::<spirv::BodyChecks>();
+        let spawned = std::thread::Builder::new()
+            .name("spirv-lift checks".into())
+            .spawn_scoped(scope, move || {
+                let Ok(mut checks) = take.recv() else { return };
+                for i in 0..reader.len() {
+                    let checked = reader.decode(i, words).and_then(|body| {
+                        let analyses = checks.function(body.as_ref().unwrap_or(reader.shell(i)))?;
+                        Ok(Checked { analyses })
+                    });
+                    let failed = checked.is_err();
+                    if tx.send(checked.map(Some)).is_err() || failed {
+                        return;
+                    }
                 }
-            }
-            let _ = tx.send(checks.finish().map(|()| None));
-        });
+                let _ = tx.send(checks.finish().map(|()| None));
+            });
+        let Ok(checker) = spawned else {
+            return Err(Box::new(checks));
+        };
+        if give.send(checks).is_err() {
+            // The thread ended before it took the checks: only a panic does that.
+            return Ok(join_checker(checker).and_then(|()| Err(spirv::not_kept(0))));
+        }
+        let spv = module.take().expect("the module is lowered once");
         let lowered = lower_checked(spv, words, Some(&rx), opts, sink);
-        // The first error of the checks comes before any of the lowering's.
+        // A check's error received by the lowering is what it returned; any other is
+        // still in the channel, and comes before the lowering's (the checks go on to the
+        // end of the module while the channel is open).
         let checked = rx.iter().find_map(Result::err);
         drop(rx);
-        if let Err(panic) = checker.join() {
-            std::panic::resume_unwind(panic);
-        }
-        match checked {
+        Ok(join_checker(checker).and_then(|()| match checked {
             Some(e) => Err(e),
             None => lowered,
+        }))
+    });
+    match checks {
+        Ok(result) => result,
+        Err(checks) => {
+            let mut spv = module.expect("the module is not lowered without the thread");
+            spirv::check_bodies(&mut spv, *checks, words)?;
+            lower_checked(spv, words, None, opts, sink)
         }
-    })
+    }
+}
+
+/// Waits for the checks' thread, and passes its panic on.
+fn join_checker(checker: std::thread::ScopedJoinHandle<'_, ()>) -> Result<(), Error> {
+    if let Err(panic) = checker.join() {
+        std::panic::resume_unwind(panic);
+    }
+    Ok(())
 }
 
 /// A body whose checks passed: its CFG analyses if the checks kept them.
@@ -309,7 +341,8 @@ fn lower_checked(
             Some(rx) => match rx.recv() {
                 Ok(Ok(Some(checked))) => Some(checked),
                 Ok(Err(e)) => return Err(e),
-                // The checks ended early (their error is read by the caller).
+                // The checks ended before this body: only a panic of theirs does that
+                // (the caller passes it on); their errors come as `Ok(Err(_))`.
                 Ok(Ok(None)) | Err(_) => return Err(spirv::not_kept(i)),
             },
             None => None,

@@ -169,7 +169,8 @@ impl ModuleFacts {
 }
 
 /// Facts about the function bodies that lowering needs before it lowers any body,
-/// gathered by the checks (so a body need not be decoded twice for them).
+/// gathered by the load pass, which reads every body instruction anyway (`FactsBuilder`
+/// in `spirv/mod.rs`); the checks add the CFG analyses they keep.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Facts {
     /// Per function (module order): the ids its `OpFunctionCall`s call, in order.

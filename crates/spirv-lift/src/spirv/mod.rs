@@ -23,8 +23,8 @@ mod operand;
 mod types;
 
 pub(crate) use annotations::{Deco, Decorations, Names};
-pub(crate) use check::BodyChecks;
 pub use check::limits;
+pub(crate) use check::{BodyChecks, check_bodies};
 #[cfg(test)]
 pub(crate) use consts::Folded;
 pub(crate) use consts::{
@@ -334,9 +334,10 @@ pub struct Module {
     pub globals: Vec<Inst>,
     /// Functions in order.
     pub functions: Vec<Function>,
-    /// What defines each id (the opcode), for ids below the bound.
+    /// What defines each id (the opcode), for ids below the bound; taken by the checks of
+    /// the bodies (`BodyChecks::new`), empty after them.
     pub(crate) def_op: IdTable<Option<Op>>,
-    /// Gathered by the checks.
+    /// Gathered by the load pass (the CFG analyses by the checks).
     pub(crate) facts: Facts,
     /// Read from the preamble at load.
     pub(crate) module_facts: ModuleFacts,
@@ -476,16 +477,14 @@ fn load_with(
     module.types = std::sync::Arc::new(Types::read(header, &module.globals));
     module.constants = Constants::read(&module.globals);
     let sets: Vec<SpvId> = module.module_facts.ext_sets_of(ExtSet::OpenCl).collect();
+    // (Kept bodies had their OpenCL literals fixed as they were filed.)
     if streaming {
         module.bodies = Some(std::sync::Arc::new(Bodies {
             widths,
-            opencl_sets: sets.clone(),
+            opencl_sets: sets,
         }));
     }
     drop(offsets);
-    for f in &mut module.functions {
-        fix_ext_inst_literals(&sets, f);
-    }
     let checks = BodyChecks::new(&mut module)?;
     // The module-level checks bounded every constant's size: `OpSpecConstantOp` can be
     // folded now.

@@ -64,6 +64,16 @@ fn limit(inst: &Inst, msg: String) -> Error {
     Error::at(ErrorKind::LimitExceeded(msg), inst.location())
 }
 
+/// The inline-constant total passed [`MAX_INLINE_CONSTANT_ELEMENTS`] at `inst`.
+fn inline_limit(inst: &Inst) -> Error {
+    limit(
+        inst,
+        format!(
+            "constants used inline add up to more than {MAX_INLINE_CONSTANT_ELEMENTS} elements"
+        ),
+    )
+}
+
 /// What the checks need to know about a type.
 #[derive(Clone, Copy, Debug)]
 struct TypeFacts {
@@ -143,6 +153,11 @@ impl LimitChecker {
                 check_type(&mut g, module, inst)?;
             } else {
                 inline = inline.saturating_add(check_global(&mut g, module, inst)?);
+                // Checked here, not with the bodies: the module-level part is printed
+                // before any body is checked when the checks run beside the lowering.
+                if inline > MAX_INLINE_CONSTANT_ELEMENTS {
+                    return Err(inline_limit(inst));
+                }
             }
         }
         Ok(LimitChecker {
@@ -168,13 +183,7 @@ impl LimitChecker {
                 .inline
                 .saturating_add(check_function_inst(&self.g, inst)?);
             if self.inline > MAX_INLINE_CONSTANT_ELEMENTS {
-                return Err(limit(
-                    inst,
-                    format!(
-                        "constants used inline add up to more than \
-                         {MAX_INLINE_CONSTANT_ELEMENTS} elements"
-                    ),
-                ));
+                return Err(inline_limit(inst));
             }
             if inst.op == Op::FunctionCall
                 && let Some(calls) = self.calls.as_mut()
@@ -186,13 +195,9 @@ impl LimitChecker {
         Ok(())
     }
 
-    /// The checks over the whole module, once every function was checked.
+    /// The checks over the whole module, once every function was checked (the
+    /// inline-constant total was checked as it grew).
     pub(super) fn finish(self, function_ids: &[SpvId]) -> Result<(), Error> {
-        if self.inline > MAX_INLINE_CONSTANT_ELEMENTS {
-            return Err(Error::new(ErrorKind::LimitExceeded(format!(
-                "constants used inline add up to more than {MAX_INLINE_CONSTANT_ELEMENTS} elements"
-            ))));
-        }
         match &self.calls {
             Some(calls) => check_recursion(function_ids, calls),
             None => Ok(()),

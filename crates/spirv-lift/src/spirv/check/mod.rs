@@ -174,7 +174,7 @@ impl BodyChecks {
     }
 
     /// The checks that need every body checked: each entry point is a function with a
-    /// body that returns void; the inline-constant total; no recursion in shaders.
+    /// body that returns void; no recursion in shaders.
     pub(crate) fn finish(self) -> Result<(), Error> {
         // An entry point is a function with a body (a declaration cannot carry what makes
         // it an entry point: LLVM refuses `declare amdgpu_kernel … !reqd_work_group_size`)
