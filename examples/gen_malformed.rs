@@ -667,6 +667,19 @@ fn main() {
         assemble(&expo, "spv1.3"),
     ));
 
+    // A struct with an opaque member (found by mutate_corpus; LLVM has no size for it).
+    cases.push((
+        "opaque-type-as-struct-member".into(),
+        assemble(
+            "OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n\
+             OpEntryPoint Kernel %1 \"k\"\n%2 = OpTypeVoid\n%3 = OpTypeOpaque \"thing\"\n\
+             %4 = OpTypeStruct %3\n%5 = OpTypePointer CrossWorkgroup %4\n\
+             %6 = OpTypeFunction %2 %5\n%1 = OpFunction %2 None %6\n\
+             %7 = OpFunctionParameter %5\n%8 = OpLabel\nOpReturn\nOpFunctionEnd\n",
+            "spv1.6",
+        ),
+    ));
+
     write_cases(&dir, &cases);
 }
 
