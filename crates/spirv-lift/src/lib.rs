@@ -320,13 +320,8 @@ fn load_as<'w>(words: &'w [u32], options: &Options, threaded: bool) -> Result<Lo
         let (module, words) = load_by(words, options, spirv::load_streaming)?;
         return Ok((module, words, None));
     }
-    let mut checks = None;
-    let (module, words) = load_by(words, options, |words| {
-        let (module, c) = spirv::load_streaming_unchecked(words)?;
-        checks = Some(c);
-        Ok(module)
-    })?;
-    Ok((module, words, checks))
+    let ((module, checks), words) = load_by(words, options, spirv::load_streaming_unchecked)?;
+    Ok((module, words, Some(checks)))
 }
 
 /// The smallest module (in words: 256 KiB) whose bodies are checked on a thread of their
@@ -361,11 +356,11 @@ pub(crate) fn translate_threaded(
     write_loaded(load_as(words, options, true)?, options, w, false)
 }
 
-fn load_by<'w>(
+fn load_by<'w, T>(
     words: &'w [u32],
     options: &Options,
-    mut read: impl FnMut(&[u32]) -> Result<spirv::Module, Error>,
-) -> Result<(spirv::Module, std::borrow::Cow<'w, [u32]>), Error> {
+    read: impl FnOnce(&[u32]) -> Result<T, Error>,
+) -> Result<(T, std::borrow::Cow<'w, [u32]>), Error> {
     if options.spec_constants.is_empty() {
         return Ok((read(words)?, std::borrow::Cow::Borrowed(words)));
     }

@@ -105,6 +105,8 @@ pub(crate) struct ModuleFacts {
     /// The module declares the `Kernel` capability: the checks let it pass scopes and
     /// semantics as runtime values.
     pub kernel_capability: bool,
+    /// The module declares the `Shader` capability: shaders may not recurse.
+    pub shader_capability: bool,
     /// The module uses the OpenCL memory model.
     pub opencl_memory_model: bool,
     /// The extended-instruction imports, (result id, kind), sorted by id.
@@ -117,13 +119,15 @@ impl ModuleFacts {
         let mut facts = ModuleFacts::default();
         for inst in preamble {
             match inst.op {
-                Op::Capability => {
-                    if let Some(Operand::Capability(::spirv::Capability::Kernel)) =
-                        inst.operands.first()
-                    {
+                Op::Capability => match inst.operands.first() {
+                    Some(Operand::Capability(::spirv::Capability::Kernel)) => {
                         facts.kernel_capability = true;
                     }
-                }
+                    Some(Operand::Capability(::spirv::Capability::Shader)) => {
+                        facts.shader_capability = true;
+                    }
+                    _ => {}
+                },
                 Op::MemoryModel => {
                     if let Some(Operand::MemoryModel(::spirv::MemoryModel::OpenCL)) =
                         inst.operands.get(1)

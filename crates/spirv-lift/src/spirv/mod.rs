@@ -415,7 +415,8 @@ fn check_module_size(words: usize) -> Result<(), Error> {
 /// Decodes, sorts and checks a module given as host-endian words.
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn load(words: &[u32]) -> Result<Module, Error> {
-    let (module, _) = load_with(words, false, true)?;
+    let (mut module, checks) = load_with(words, false)?;
+    check::check_bodies(&mut module, checks, words)?;
     Ok(module)
 }
 
@@ -423,7 +424,8 @@ pub fn load(words: &[u32]) -> Result<Module, Error> {
 /// checks and again for lowering ([`BodySource::take`]), so the decoded form of the
 /// whole module is never in memory at once (it is about seven times the input).
 pub(crate) fn load_streaming(words: &[u32]) -> Result<Module, Error> {
-    let (module, _) = load_with(words, true, true)?;
+    let (mut module, checks) = load_streaming_unchecked(words)?;
+    check::check_bodies(&mut module, checks, words)?;
     Ok(module)
 }
 
@@ -432,16 +434,12 @@ pub(crate) fn load_streaming(words: &[u32]) -> Result<Module, Error> {
 /// of its own beside the lowering: `Options::threads`). The facts lowering needs before
 /// any body are gathered by the load itself.
 pub(crate) fn load_streaming_unchecked(words: &[u32]) -> Result<(Module, BodyChecks), Error> {
-    let (module, checks) = load_with(words, true, false)?;
-    let checks = checks.ok_or_else(|| not_kept(0))?;
-    Ok((module, checks))
+    load_with(words, true)
 }
 
-fn load_with(
-    words: &[u32],
-    streaming: bool,
-    check_bodies: bool,
-) -> Result<(Module, Option<BodyChecks>), Error> {
+/// Loads `words` (keeping the bodies unless `streaming`) and runs the module-level checks;
+/// the checks of the bodies are returned, still to run.
+fn load_with(words: &[u32], streaming: bool) -> Result<(Module, BodyChecks), Error> {
     let header = read_header(words)?;
     let offsets = instruction_offsets(words)?;
     // Instructions are filed as they are decoded (no second copy of the module); a
@@ -489,11 +487,7 @@ fn load_with(
     // The module-level checks bounded every constant's size: `OpSpecConstantOp` can be
     // folded now.
     module.constants.fold(&module.globals, &module.types);
-    if !check_bodies {
-        return Ok((module, Some(checks)));
-    }
-    check::check_bodies(&mut module, checks, words)?;
-    Ok((module, None))
+    Ok((module, checks))
 }
 
 impl Module {

@@ -96,11 +96,9 @@ impl BodyChecks {
         header
             .by_ref()
             .take(module.preamble.len())
-            .try_for_each(|i| uses.check(i, &mut |_| {}))?;
-        module
-            .decorations
-            .check(|d| uses.check(&d.to_inst(), &mut |_| {}))?;
-        header.try_for_each(|i| uses.check(i, &mut |_| {}))?;
+            .try_for_each(|i| uses.check(i))?;
+        module.decorations.check(|d| uses.check(&d.to_inst()))?;
+        header.try_for_each(|i| uses.check(i))?;
         drop(header);
         let values = values::ValueChecker::new(module)?;
         let module_level = {
@@ -114,14 +112,7 @@ impl BodyChecks {
             }
             m
         };
-        let shader = module.preamble.iter().any(|i| {
-            i.op == Op::Capability
-                && matches!(
-                    i.operands.first(),
-                    Some(super::Operand::Capability(::spirv::Capability::Shader))
-                )
-        });
-        let limits = limits::LimitChecker::new(module, shader)?;
+        let limits = limits::LimitChecker::new(module, module.module_facts.shader_capability)?;
         Ok(BodyChecks {
             def_op: std::mem::replace(&mut module.def_op, IdTable::new(0, true, None)),
             kernel,
@@ -161,9 +152,9 @@ impl BodyChecks {
             dropped_sets: &self.dropped_sets,
         };
         for b in &func.blocks {
-            uses.check(&b.label(), &mut |_| {})?;
+            uses.check(&b.label())?;
             for inst in &b.insts {
-                uses.check(inst, &mut |_| {})?;
+                uses.check(inst)?;
             }
         }
         check_function(func)?;
@@ -213,14 +204,13 @@ impl Uses<'_> {
     /// Every id an instruction uses is defined (each is shown to `used`); its result
     /// type is a type; its scope and memory-semantics operands are constants (in
     /// shaders).
-    fn check(&self, inst: &Inst, used: &mut dyn FnMut(SpvId)) -> Result<(), Error> {
+    fn check(&self, inst: &Inst) -> Result<(), Error> {
         let def_op = self.def_op;
         if matches!(inst.op, Op::Name | Op::MemberName) {
             return Ok(());
         }
         if inst.op == Op::ExtInst && inst.id(0).is_ok_and(|s| self.dropped_sets.contains(&s)) {
-            // Not checked (not all operands are ids), but shown as lowering saw them.
-            inst.used_ids().for_each(used);
+            // Not checked (not all operands are ids).
             return Ok(());
         }
         for id in inst.used_ids() {
@@ -228,7 +218,6 @@ impl Uses<'_> {
             if !defined {
                 return Err(Error::at(ErrorKind::UndefinedId(id.0), inst.location()));
             }
-            used(id);
         }
         if let Some(t) = inst.result_type()
             && !def_op
