@@ -189,16 +189,20 @@ pub(crate) fn lower_module_into(
             .spawn_scoped(scope, move || {
                 let Ok(mut checks) = take.recv() else { return };
                 for i in 0..reader.len() {
-                    let checked = reader.decode(i, words).and_then(|body| {
-                        let analyses = checks.function(body.as_ref().unwrap_or(reader.shell(i)))?;
-                        Ok(Checked { analyses })
+                    let checked = reader.decode(i, words).and_then(|body| match body {
+                        Some(body) => checks.function(&body),
+                        None => {
+                            checks.declaration();
+                            Ok(None)
+                        }
                     });
                     let failed = checked.is_err();
-                    if tx.send(checked.map(Some)).is_err() || failed {
+                    let message = checked.map(|analyses| Some(Checked { analyses }));
+                    if tx.send(message.map_err(Box::new)).is_err() || failed {
                         return;
                     }
                 }
-                let _ = tx.send(checks.finish().map(|()| None));
+                let _ = tx.send(checks.finish().map(|()| None).map_err(Box::new));
             });
         let Ok(checker) = spawned else {
             return Err(Box::new(checks));
@@ -215,7 +219,7 @@ pub(crate) fn lower_module_into(
         let checked = rx.iter().find_map(Result::err);
         drop(rx);
         Ok(join_checker(checker).and_then(|()| match checked {
-            Some(e) => Err(e),
+            Some(e) => Err(*e),
             None => lowered,
         }))
     });
@@ -244,7 +248,9 @@ pub(crate) struct Checked {
 
 /// From the checks running beside the lowering: each function's [`Checked`] in module
 /// order, then `None` once the checks that need every body passed; or the first error.
-type CheckedRx = std::sync::mpsc::Receiver<Result<Option<Checked>, Error>>;
+/// (16 bytes a message, the error boxed, where it took 80 inline: the checks run ahead
+/// of the lowering, so most messages wait in the channel.)
+type CheckedRx = std::sync::mpsc::Receiver<Result<Option<Checked>, Box<Error>>>;
 
 /// Lowers a module whose bodies are checked (`checks` `None`) or being checked beside
 /// the lowering (each function's result is received before the function is lowered).
@@ -340,7 +346,7 @@ fn lower_checked(
         let checked = match checks {
             Some(rx) => match rx.recv() {
                 Ok(Ok(Some(checked))) => Some(checked),
-                Ok(Err(e)) => return Err(e),
+                Ok(Err(e)) => return Err(*e),
                 // The checks ended before this body: only a panic of theirs does that
                 // (the caller passes it on); their errors come as `Ok(Err(_))`.
                 Ok(Ok(None)) | Err(_) => return Err(spirv::not_kept(i)),

@@ -117,6 +117,45 @@ impl<T: Clone> IdTable<T> {
     }
 }
 
+/// What defines each id below a bound: the opcode's number, 0 for nothing (`OpNop` has
+/// no result). Two bytes an id where an `IdTable<Option<Op>>` takes four: the checks of
+/// the bodies hold it while the lowering runs (`Options::threads`).
+#[derive(Clone, Debug)]
+pub(crate) struct DefOps(IdTable<u16>);
+
+impl DefOps {
+    /// Nothing defined yet, for ids below `bound` (dense as [`IdTable::new`]).
+    pub(crate) fn new(bound: u32, dense: bool) -> Self {
+        DefOps(IdTable::new(bound, dense, 0))
+    }
+
+    /// Whether something defines `id`.
+    #[inline]
+    pub(crate) fn is_defined(&self, id: SpvId) -> bool {
+        self.0.get(id).is_some_and(|&n| n != 0)
+    }
+
+    /// What defines `id`, if anything does.
+    pub(crate) fn get(&self, id: impl Into<SpvId>) -> Option<spirv::Op> {
+        match self.0.get(id) {
+            Some(&n) if n != 0 => super::decode::op_of(u32::from(n)),
+            _ => None,
+        }
+    }
+
+    /// Records that `op` defines `id`: `None` when `id` is not below the bound,
+    /// `Some(false)` when something defines it already (and it is left as it was).
+    pub(crate) fn define(&mut self, id: SpvId, op: spirv::Op) -> Option<bool> {
+        let slot = self.0.get_mut(id)?;
+        if *slot != 0 {
+            return Some(false);
+        }
+        // Opcodes are the low half of an instruction's first word.
+        *slot = op as u32 as u16;
+        Some(true)
+    }
+}
+
 /// A set of ids below a bound: one bit per id when the ids are dense, else a hash set
 /// (as [`IdTable`]; an eighth of the memory of an `IdTable<bool>`). Ids at or above the
 /// bound are never members.
@@ -257,6 +296,27 @@ impl<V: Copy + PartialEq> IdMap<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn def_ops_keep_the_first_definition_and_refuse_ids_out_of_bound() {
+        use spirv::Op;
+        for dense in [true, false] {
+            let mut d = DefOps::new(10, dense);
+            assert!(!d.is_defined(SpvId(3)));
+            assert_eq!(d.get(SpvId(3)), None);
+            assert_eq!(d.define(SpvId(3), Op::TypeInt), Some(true));
+            assert_eq!(d.define(SpvId(3), Op::Constant), Some(false), "dense={dense}");
+            assert_eq!(d.get(SpvId(3)), Some(Op::TypeInt));
+            assert!(d.is_defined(SpvId(3)));
+            // The largest opcode number fits the two bytes an entry has.
+            let last = crate::spirv::decode::known_ops().max_by_key(|&o| o as u32);
+            let last = last.expect("the grammar has opcodes");
+            assert_eq!(d.define(SpvId(9), last), Some(true));
+            assert_eq!(d.get(SpvId(9)), Some(last));
+            assert_eq!(d.define(SpvId(10), Op::TypeInt), None);
+            assert!(!d.is_defined(SpvId(10)));
+        }
+    }
 
     #[test]
     fn dense_and_sparse_tables_answer_alike() {

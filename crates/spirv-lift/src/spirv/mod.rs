@@ -32,7 +32,7 @@ pub(crate) use consts::{
 };
 pub use facts::ExtSet;
 pub(crate) use facts::{Facts, KEEP_ANALYSES, ModuleFacts};
-pub(crate) use ids::{IdMap, IdSet, IdTable, SpvId};
+pub(crate) use ids::{DefOps, IdMap, IdSet, IdTable, SpvId};
 pub use inst::{Inst, Operand};
 pub(crate) use types::Types;
 pub use types::{SpvTy, SpvTypeId};
@@ -336,7 +336,7 @@ pub struct Module {
     pub functions: Vec<Function>,
     /// What defines each id (the opcode), for ids below the bound; taken by the checks of
     /// the bodies (`BodyChecks::new`), empty after them.
-    pub(crate) def_op: IdTable<Option<Op>>,
+    pub(crate) def_op: DefOps,
     /// Gathered by the load pass (the CFG analyses by the checks).
     pub(crate) facts: Facts,
     /// Read from the preamble at load.
@@ -495,7 +495,7 @@ impl Module {
     pub(crate) fn decode_function(&self, i: usize, words: &[u32]) -> Result<Function, Error> {
         let f = self.functions.get(i).ok_or_else(|| not_kept(i))?;
         let bodies = self.bodies.as_ref().ok_or_else(|| not_kept(i))?;
-        decode_function(self.header, bodies, f, words, None)
+        decode_function(self.header, bodies, f.span, words, None)
     }
 
     /// Takes what lowering needs out of the module: the functions, and what decodes their
@@ -514,15 +514,8 @@ impl Module {
         BodyReader {
             header: self.header,
             bodies: self.bodies.clone(),
-            shells: (self.functions.iter())
-                .map(|f| Function {
-                    def: f.def.clone(),
-                    params: ThinVec::new(),
-                    blocks: ThinVec::new(),
-                    span: f.span,
-                    dropped_blocks: f.dropped_blocks,
-                    deferred: ThinVec::new(),
-                })
+            spans: (self.functions.iter())
+                .map(|f| f.has_body().then_some(f.span))
                 .collect(),
         }
     }
@@ -533,30 +526,25 @@ impl Module {
 pub(crate) struct BodyReader {
     header: Header,
     bodies: Option<std::sync::Arc<Bodies>>,
-    /// Each function's `OpFunction` and where its body is, without the body.
-    shells: Vec<Function>,
+    /// Where each function's body is ([`Function::span`]), `None` for a declaration: 12
+    /// bytes a function, not a copy of each `OpFunction`.
+    spans: Vec<Option<(u32, u32)>>,
 }
 
 impl BodyReader {
     /// The number of functions.
     pub(crate) fn len(&self) -> usize {
-        self.shells.len()
-    }
-
-    /// Function `i` without its body.
-    pub(crate) fn shell(&self, i: usize) -> &Function {
-        &self.shells[i]
+        self.spans.len()
     }
 
     /// Function `i` decoded whole from `words` (the module's), or `None` if it has no
     /// body.
     pub(crate) fn decode(&self, i: usize, words: &[u32]) -> Result<Option<Function>, Error> {
-        let f = self.shells.get(i).ok_or_else(|| not_kept(i))?;
-        if !f.has_body() {
+        let Some(span) = *self.spans.get(i).ok_or_else(|| not_kept(i))? else {
             return Ok(None);
-        }
+        };
         let bodies = self.bodies.as_ref().ok_or_else(|| not_kept(i))?;
-        decode_function(self.header, bodies, f, words, None).map(Some)
+        decode_function(self.header, bodies, span, words, None).map(Some)
     }
 }
 
@@ -583,7 +571,7 @@ impl BodySource {
         let f = self.functions.get_mut(i).ok_or_else(|| not_kept(i))?;
         let taken = match &self.bodies {
             Some(bodies) if f.blocks.is_empty() && f.dropped_blocks > 0 => {
-                decode_function(self.header, bodies, f, words, Some(defer))?
+                decode_function(self.header, bodies, f.span, words, Some(defer))?
             }
             _ => Function {
                 def: f.def.clone(),
@@ -624,16 +612,17 @@ fn instruction_len(words: &[u32], at: usize) -> Result<usize, Error> {
     }
 }
 
-/// Decodes a function (header and body) again from `words`; with `defer`, the
-/// instructions it says are not decoded ([`Function::deferred`]).
+/// Decodes a function (header and body) again from `words`, where its
+/// [`Function::span`] says; with `defer`, the instructions it says are not decoded
+/// ([`Function::deferred`]).
 fn decode_function(
     header: Header,
     bodies: &Bodies,
-    f: &Function,
+    span: (u32, u32),
     words: &[u32],
     defer: Option<Defer>,
 ) -> Result<Function, Error> {
-    let (start, end) = (f.span.0 as usize, f.span.1 as usize);
+    let (start, end) = (span.0 as usize, span.1 as usize);
     let mut sections = Sections::new(header, false, false);
     // Block sizes first (one pass over the opcodes), so that no block's vector grows: a
     // block's instructions up to its terminator (what follows the terminator before the
@@ -1092,9 +1081,9 @@ impl Sections {
                 globals: Vec::new(),
                 functions: Vec::new(),
                 def_op: if define {
-                    header.id_table(None)
+                    DefOps::new(header.bound, header.dense_ids)
                 } else {
-                    IdTable::new(0, true, None)
+                    DefOps::new(0, true)
                 },
                 facts: Facts::default(),
                 module_facts: ModuleFacts::default(),
@@ -1158,17 +1147,20 @@ impl Sections {
             && let Some(id) = inst.result_id()
         {
             let bound = self.module.header.bound;
-            match self.module.def_op.get_mut(id).filter(|_| id != SpvId(0)) {
+            let defined = (id != SpvId(0))
+                .then(|| self.module.def_op.define(id, inst.op))
+                .flatten();
+            match defined {
                 None => {
                     let id = id.0;
                     let e = Error::at(ErrorKind::IdOutOfBound { id, bound }, inst.location());
                     self.define_error = Some(e);
                 }
-                Some(Some(_)) => {
+                Some(false) => {
                     self.define_error =
                         Some(Error::at(ErrorKind::RedefinedId(id.0), inst.location()));
                 }
-                Some(slot) => *slot = Some(inst.op),
+                Some(true) => {}
             }
         }
         match inst.op {

@@ -16,7 +16,7 @@ mod dominance;
 pub mod limits;
 mod values;
 
-use super::{Function, IdTable, Inst, Module, Op, SpvId};
+use super::{DefOps, Function, Inst, Module, Op, SpvId};
 use crate::error::{Error, ErrorKind};
 use std::borrow::Cow;
 
@@ -49,7 +49,7 @@ pub(crate) fn check_bodies(
 /// lowering runs (`Options::threads`): the lowering takes each body only once it passed.
 pub(crate) struct BodyChecks {
     /// What defines each id (taken out of the module).
-    def_op: IdTable<Option<Op>>,
+    def_op: DefOps,
     /// Kernels may pass scopes and semantics as runtime values (spirv-val accepts it);
     /// shaders must use constants.
     kernel: bool,
@@ -114,7 +114,7 @@ impl BodyChecks {
         };
         let limits = limits::LimitChecker::new(module, module.module_facts.shader_capability)?;
         Ok(BodyChecks {
-            def_op: std::mem::replace(&mut module.def_op, IdTable::new(0, true, None)),
+            def_op: std::mem::replace(&mut module.def_op, DefOps::new(0, true)),
             kernel,
             dropped_sets,
             module_level,
@@ -164,6 +164,11 @@ impl BodyChecks {
         Ok((func.blocks.len() >= super::KEEP_ANALYSES).then(|| Box::new(analyses)))
     }
 
+    /// Passes over the next function (module order), which has no body.
+    pub(crate) fn declaration(&mut self) {
+        self.next += 1;
+    }
+
     /// The checks that need every body checked: each entry point is a function with a
     /// body that returns void; no recursion in shaders.
     pub(crate) fn finish(self) -> Result<(), Error> {
@@ -193,7 +198,7 @@ impl BodyChecks {
 
 /// What the per-instruction id checks need.
 struct Uses<'a> {
-    def_op: &'a IdTable<Option<Op>>,
+    def_op: &'a DefOps,
     /// Kernels may pass scopes and semantics as runtime values.
     kernel: bool,
     /// Extended-instruction imports whose instructions are dropped (not checked).
@@ -214,17 +219,12 @@ impl Uses<'_> {
             return Ok(());
         }
         for id in inst.used_ids() {
-            let defined = def_op.get(id).is_some_and(|d| d.is_some());
-            if !defined {
+            if !def_op.is_defined(id) {
                 return Err(Error::at(ErrorKind::UndefinedId(id.0), inst.location()));
             }
         }
         if let Some(t) = inst.result_type()
-            && !def_op
-                .get(t)
-                .copied()
-                .flatten()
-                .is_some_and(super::is_type_op)
+            && !def_op.get(t).is_some_and(super::is_type_op)
         {
             return Err(inst.invalid(format!("result type %{t} is not a type")));
         }
@@ -232,7 +232,7 @@ impl Uses<'_> {
         // no instruction a function type (LLVM has no such values: `%x = call void`,
         // `load void` are rejected).
         if let Some(t) = inst.result_type() {
-            match def_op.get(t).copied().flatten() {
+            match def_op.get(t) {
                 Some(Op::TypeVoid)
                     if !matches!(inst.op, Op::Function | Op::FunctionCall | Op::ExtInst) =>
                 {
@@ -246,7 +246,7 @@ impl Uses<'_> {
         }
         for (i, operand) in inst.operands.iter().enumerate() {
             if let super::Operand::IdScope(id) | super::Operand::IdMemorySemantics(id) = operand {
-                let op = def_op.get(SpvId(*id)).copied().flatten();
+                let op = def_op.get(SpvId(*id));
                 if !self.kernel
                     && !matches!(
                         op,

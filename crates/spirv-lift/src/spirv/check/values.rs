@@ -43,32 +43,30 @@ impl Shape {
 
 /// Result types by id: of module-level ids and function headers, and of the values of
 /// the function being checked. One per-id table ([`IdTable`]: a vector when the module's
-/// ids are dense) whose entries say whose they are: the module's, or the function whose
-/// number is `function` (entries of earlier functions are stale, not cleared), so a
-/// lookup is one index and moving to the next function costs nothing, whatever the size
-/// of the functions before it. (Hash maps of module and local ids made a function of
-/// 3 million values 1.26x slower per value than one of 300,000.)
+/// ids are dense), 4 bytes an id (type id 0, which no module defines, for none): the
+/// checks of the bodies hold it while the lowering runs (`Options::threads`). The ids
+/// of the function being checked are listed, and their entries emptied when the next
+/// function starts, so moving on costs the size of the function left, never of the
+/// module. (Hash maps of module and local ids made a function of 3 million values 1.26x
+/// slower per value than one of 300,000; entries stamped with their function, with
+/// nothing to empty, took twice the memory.)
 struct TypeOf {
-    /// (owner, type): owner 0 is nobody, 1 the module, `function` the current function.
-    table: IdTable<(u32, SpvTypeId)>,
-    function: u32,
+    table: IdTable<SpvTypeId>,
+    /// The ids the current function gave a type.
+    locals: Vec<SpvId>,
 }
 
 impl TypeOf {
-    const NOBODY: u32 = 0;
-    const MODULE: u32 = 1;
+    const NONE: SpvTypeId = SpvTypeId(0);
 
     fn new(module: &Module) -> TypeOf {
         TypeOf {
-            table: module.header.id_table((Self::NOBODY, SpvTypeId(0))),
-            function: Self::MODULE,
+            table: module.header.id_table(Self::NONE),
+            locals: Vec::new(),
         }
     }
     fn get(&self, id: &SpvId) -> Option<&SpvTypeId> {
-        match self.table.get(*id) {
-            Some((owner, ty)) if *owner == Self::MODULE || *owner == self.function => Some(ty),
-            _ => None,
-        }
+        self.table.get(*id).filter(|t| **t != Self::NONE)
     }
     fn contains_key(&self, id: &SpvId) -> bool {
         self.get(id).is_some()
@@ -76,20 +74,26 @@ impl TypeOf {
     /// Records a module-level id's type.
     fn insert_module(&mut self, id: SpvId, ty: SpvTypeId) {
         if let Some(slot) = self.table.get_mut(id) {
-            *slot = (Self::MODULE, ty);
+            *slot = ty;
         }
     }
     /// Starts the next function: the previous function's values are no longer known.
     fn next_function(&mut self) {
-        self.function = self.function.saturating_add(1);
+        for id in self.locals.drain(..) {
+            if let Some(slot) = self.table.get_mut(id) {
+                *slot = Self::NONE;
+            }
+        }
     }
     /// Records a value of the current function. A module-level id keeps its entry (ids
     /// are defined once: the load refused a module that defines one twice).
     fn insert_local(&mut self, id: SpvId, ty: SpvTypeId) {
         if let Some(slot) = self.table.get_mut(id)
-            && slot.0 != Self::MODULE
+            && *slot == Self::NONE
+            && ty != Self::NONE
         {
-            *slot = (self.function, ty);
+            *slot = ty;
+            self.locals.push(id);
         }
     }
 }
@@ -798,5 +802,35 @@ fn conversion_ok(op: Op, o: Shape, r: Shape, ptr_bits: u32) -> bool {
         }
         (Op::Bitcast, Int(_) | Float(_), Int(_) | Float(_)) => o.bits(ptr_bits) == r.bits(ptr_bits),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SpvId, SpvTypeId, TypeOf};
+    use crate::spirv::IdTable;
+
+    #[test]
+    fn a_functions_value_types_end_with_it_and_the_modules_stay() {
+        for dense in [true, false] {
+            let mut t = TypeOf {
+                table: IdTable::new(10, dense, TypeOf::NONE),
+                locals: Vec::new(),
+            };
+            t.insert_module(SpvId(1), SpvTypeId(2));
+            t.next_function();
+            t.insert_local(SpvId(5), SpvTypeId(2));
+            // A module-level id keeps its type.
+            t.insert_local(SpvId(1), SpvTypeId(3));
+            assert_eq!(t.get(&SpvId(5)), Some(&SpvTypeId(2)));
+            assert_eq!(t.get(&SpvId(1)), Some(&SpvTypeId(2)));
+            t.next_function();
+            assert_eq!(t.get(&SpvId(5)), None, "dense={dense}");
+            assert!(!t.contains_key(&SpvId(5)));
+            assert_eq!(t.get(&SpvId(1)), Some(&SpvTypeId(2)));
+            // Out of bound: nothing recorded.
+            t.insert_local(SpvId(10), SpvTypeId(2));
+            assert_eq!(t.get(&SpvId(10)), None);
+        }
     }
 }
