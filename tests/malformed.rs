@@ -392,6 +392,57 @@ fn module_level_initializers_are_bounded_before_printing() {
     );
 }
 
+/// A check's error is the error whatever the lowering does, with the checks run first
+/// (one thread) or beside the lowering (two; a design that checks each body just before
+/// lowering it must go on checking after a lowering error). Here the lowering fails
+/// before any body (`--target amdgcn` refuses a vertex shader) and the second function
+/// branches to a block of the first (a check's error).
+#[test]
+fn a_check_error_after_a_lowering_error_is_the_error() {
+    let module = |bad_branch: bool| {
+        let end = if bad_branch {
+            "OpBranch %first"
+        } else {
+            "OpReturn"
+        };
+        assemble(&format!(
+            "; target-env: spv1.4
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint Vertex %main \"main\"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %main = OpFunction %void None %fn
+      %first = OpLabel
+               OpReturn
+               OpFunctionEnd
+      %other = OpFunction %void None %fn
+     %second = OpLabel
+               {end}
+               OpFunctionEnd
+"
+        ))
+    };
+    let error = |bytes: Vec<u8>, threads: usize| {
+        let words = spirv_lift::words_from_bytes(&bytes).expect("words");
+        let options = Options::default().target(Target::Amdgcn).threads(threads);
+        let mut out = Vec::new();
+        spirv_lift::translate_to_writer(&words, &options, &mut out, false)
+            .expect_err("refused")
+            .to_string()
+    };
+    for threads in [1, 2] {
+        let e = error(module(true), threads);
+        assert!(
+            e.contains("is not a block of this function"),
+            "threads {threads}: {e}"
+        );
+        // Without the bad branch, the lowering's error.
+        let e = error(module(false), threads);
+        assert!(e.contains("translates compute shaders and kernels"), "{e}");
+    }
+}
+
 /// Regression for a quadratic phi lowering (src/lower/func.rs `fill_phis`: every phi
 /// scans all CFG edges, and searches its block's instructions): a 60,000-block chain with
 /// one phi per block, and one block with 100,000 phis, must translate within the time

@@ -188,21 +188,52 @@ pub(crate) fn lower_module_into(
             .name("spirv-lift checks".into())
             .spawn_scoped(scope, move || {
                 let Ok(mut checks) = take.recv() else { return };
+                // Functions that passed since the last message, none with analyses, and
+                // their instructions: sent together, up to a small amount of work, so
+                // that a module of many small functions does not queue a message each
+                // while the lowering catches up.
+                let (mut passed, mut insts) = (0u32, 0usize);
                 for i in 0..reader.len() {
                     let checked = reader.decode(i, words).and_then(|body| match body {
-                        Some(body) => checks.function(&body),
+                        Some(body) => {
+                            insts += body.blocks.iter().map(|b| b.insts.len()).sum::<usize>();
+                            checks.function(&body)
+                        }
                         None => {
                             checks.declaration();
                             Ok(None)
                         }
                     });
-                    let failed = checked.is_err();
-                    let message = checked.map(|analyses| Some(Checked { analyses }));
-                    if tx.send(message.map_err(Box::new)).is_err() || failed {
+                    let message = match checked {
+                        Ok(None) => {
+                            passed += 1;
+                            if passed < PASSED_AT_ONCE && insts < PASSED_INSTS_AT_ONCE {
+                                continue;
+                            }
+                            None
+                        }
+                        Ok(Some(analyses)) => Some(Ok(Checked::Analyses(analyses))),
+                        Err(e) => Some(Err(Box::new(e))),
+                    };
+                    if passed > 0 && tx.send(Ok(Checked::Passed(passed))).is_err() {
+                        return;
+                    }
+                    (passed, insts) = (0, 0);
+                    let Some(message) = message else { continue };
+                    let failed = message.is_err();
+                    if tx.send(message).is_err() || failed {
                         return;
                     }
                 }
-                let _ = tx.send(checks.finish().map(|()| None).map_err(Box::new));
+                if passed > 0 && tx.send(Ok(Checked::Passed(passed))).is_err() {
+                    return;
+                }
+                let _ = tx.send(
+                    checks
+                        .finish()
+                        .map(|()| Checked::Finished)
+                        .map_err(Box::new),
+                );
             });
         let Ok(checker) = spawned else {
             return Err(Box::new(checks));
@@ -241,16 +272,26 @@ fn join_checker(checker: std::thread::ScopedJoinHandle<'_, ()>) -> Result<(), Er
     Ok(())
 }
 
-/// A body whose checks passed: its CFG analyses if the checks kept them.
-pub(crate) struct Checked {
-    analyses: Option<Box<crate::analysis::FunctionAnalyses>>,
+/// What the checks' thread sends the lowering, in module order.
+pub(crate) enum Checked {
+    /// The next functions passed, and their CFG analyses were not kept.
+    Passed(u32),
+    /// The next function passed; its CFG analyses.
+    Analyses(Box<crate::analysis::FunctionAnalyses>),
+    /// Every body passed, then the checks that need them all.
+    Finished,
 }
 
-/// From the checks running beside the lowering: each function's [`Checked`] in module
-/// order, then `None` once the checks that need every body passed; or the first error.
-/// (16 bytes a message, the error boxed, where it took 80 inline: the checks run ahead
-/// of the lowering, so most messages wait in the channel.)
-type CheckedRx = std::sync::mpsc::Receiver<Result<Option<Checked>, Box<Error>>>;
+/// The most functions the checks' thread reports in one message ([`Checked::Passed`]),
+/// and the most instructions among them: 300,000 one-message-a-function small functions
+/// queued 7 MB while the lowering caught up.
+const PASSED_AT_ONCE: u32 = 64;
+const PASSED_INSTS_AT_ONCE: usize = 4096;
+
+/// From the checks running beside the lowering: [`Checked`] messages, or the first
+/// error (16 bytes a message, the error boxed: the checks run ahead of the lowering, so
+/// most messages wait in the channel).
+type CheckedRx = std::sync::mpsc::Receiver<Result<Checked, Box<Error>>>;
 
 /// Lowers a module whose bodies are checked (`checks` `None`) or being checked beside
 /// the lowering (each function's result is received before the function is lowered).
@@ -342,22 +383,30 @@ fn lower_checked(
         });
     }
     let mut lowered = vec![false; declared];
+    // Functions the checks' thread reported passed and not lowered yet.
+    let mut passed = 0u32;
     for i in 0..fids.len() {
-        let checked = match checks {
+        let analyses = match checks {
+            Some(_) if passed > 0 => {
+                passed -= 1;
+                None
+            }
             Some(rx) => match rx.recv() {
-                Ok(Ok(Some(checked))) => Some(checked),
+                Ok(Ok(Checked::Passed(n))) if n > 0 => {
+                    passed = n - 1;
+                    None
+                }
+                Ok(Ok(Checked::Analyses(analyses))) => Some(analyses),
                 Ok(Err(e)) => return Err(*e),
                 // The checks ended before this body: only a panic of theirs does that
                 // (the caller passes it on); their errors come as `Ok(Err(_))`.
-                Ok(Ok(None)) | Err(_) => return Err(spirv::not_kept(i)),
+                Ok(Ok(Checked::Passed(_) | Checked::Finished)) | Err(_) => {
+                    return Err(spirv::not_kept(i));
+                }
             },
-            None => None,
-        };
-        let Some(fid) = fids[i] else { continue };
-        let analyses = match checked {
-            Some(c) => c.analyses,
             None => facts.analyses.get_mut(i).and_then(Option::take),
         };
+        let Some(fid) = fids[i] else { continue };
         let analyses = analyses.map(|a| *a);
         // With the CFG kept from the checks, terminators need not be decoded up front.
         let defer = match analyses {

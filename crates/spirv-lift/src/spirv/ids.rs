@@ -305,7 +305,11 @@ mod tests {
             assert!(!d.is_defined(SpvId(3)));
             assert_eq!(d.get(SpvId(3)), None);
             assert_eq!(d.define(SpvId(3), Op::TypeInt), Some(true));
-            assert_eq!(d.define(SpvId(3), Op::Constant), Some(false), "dense={dense}");
+            assert_eq!(
+                d.define(SpvId(3), Op::Constant),
+                Some(false),
+                "dense={dense}"
+            );
             assert_eq!(d.get(SpvId(3)), Some(Op::TypeInt));
             assert!(d.is_defined(SpvId(3)));
             // The largest opcode number fits the two bytes an entry has.

@@ -60,8 +60,9 @@ pub(crate) struct BodyChecks {
     module_level: super::IdSet,
     values: values::ValueChecker,
     limits: limits::LimitChecker,
-    /// Functions with a body, and their return types.
-    defined: foldhash::HashMap<SpvId, Option<super::SpvTypeId>>,
+    /// The functions entry points name: whether each has a body, and its return type
+    /// (only these: a module of 300,000 functions held every one here).
+    defined: foldhash::HashMap<SpvId, Option<Option<super::SpvTypeId>>>,
     /// The module's `OpEntryPoint`s, checked once every body is.
     entry_points: Vec<Inst>,
     types: std::sync::Arc<super::Types>,
@@ -120,7 +121,10 @@ impl BodyChecks {
             module_level,
             values,
             limits,
-            defined: foldhash::HashMap::default(),
+            defined: (module.preamble.iter())
+                .filter(|i| i.op == Op::EntryPoint)
+                .filter_map(|i| Some((i.id(1).ok()?, None)))
+                .collect(),
             entry_points: (module.preamble.iter())
                 .filter(|i| i.op == Op::EntryPoint)
                 .cloned()
@@ -143,8 +147,10 @@ impl BodyChecks {
         if func.blocks.is_empty() {
             return Ok(None);
         }
-        if let Some(id) = func.def.result_id() {
-            self.defined.insert(id, func.def.result_type());
+        if let Some(id) = func.def.result_id()
+            && let Some(slot) = self.defined.get_mut(&id)
+        {
+            *slot = Some(func.def.result_type());
         }
         let uses = Uses {
             def_op: &self.def_op,
@@ -179,7 +185,7 @@ impl BodyChecks {
         for inst in &self.entry_points {
             let func = inst.id(1)?;
             let name = || inst.string(2).unwrap_or_default();
-            let Some(&ret) = self.defined.get(&func) else {
+            let Some(&Some(ret)) = self.defined.get(&func) else {
                 return Err(inst.invalid(format!(
                     "entry point '{}' names %{func}, not a function with a body",
                     name()
