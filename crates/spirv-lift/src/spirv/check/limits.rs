@@ -608,8 +608,7 @@ fn check_recursion(function_ids: &[SpvId], calls: &[Call]) -> Result<(), Error> 
     let Some(start) = (0..n).find(|&i| !removed[i]) else {
         return Ok(());
     };
-    let mut on_path = removed;
-    on_path.fill(false);
+    let mut on_path = vec![false; n];
     let mut at = start;
     while let Some(&k) = first_call.get(at).filter(|&&k| k != NONE) {
         on_path[at] = true;

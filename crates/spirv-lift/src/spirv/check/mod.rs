@@ -114,6 +114,10 @@ impl BodyChecks {
             m
         };
         let limits = limits::LimitChecker::new(module, module.module_facts.shader_capability)?;
+        let entry_points: Vec<Inst> = (module.preamble.iter())
+            .filter(|i| i.op == Op::EntryPoint)
+            .cloned()
+            .collect();
         Ok(BodyChecks {
             def_op: std::mem::replace(&mut module.def_op, DefOps::new(0, true)),
             kernel,
@@ -121,14 +125,10 @@ impl BodyChecks {
             module_level,
             values,
             limits,
-            defined: (module.preamble.iter())
-                .filter(|i| i.op == Op::EntryPoint)
+            defined: (entry_points.iter())
                 .filter_map(|i| Some((i.id(1).ok()?, None)))
                 .collect(),
-            entry_points: (module.preamble.iter())
-                .filter(|i| i.op == Op::EntryPoint)
-                .cloned()
-                .collect(),
+            entry_points,
             types: module.types.clone(),
             function_ids: module.functions.iter().map(Function::id).collect(),
             next: 0,
@@ -229,16 +229,16 @@ impl Uses<'_> {
                 return Err(Error::at(ErrorKind::UndefinedId(id.0), inst.location()));
             }
         }
-        if let Some(t) = inst.result_type()
-            && !def_op.get(t).is_some_and(super::is_type_op)
-        {
-            return Err(inst.invalid(format!("result type %{t} is not a type")));
-        }
-        // Only a function, a call and an extended instruction may have a void result, and
-        // no instruction a function type (LLVM has no such values: `%x = call void`,
-        // `load void` are rejected).
         if let Some(t) = inst.result_type() {
-            match def_op.get(t) {
+            // What defines the result type, read once (a lookup in the opcode table).
+            let def = def_op.get(t);
+            if !def.is_some_and(super::is_type_op) {
+                return Err(inst.invalid(format!("result type %{t} is not a type")));
+            }
+            // Only a function, a call and an extended instruction may have a void result,
+            // and no instruction a function type (LLVM has no such values: `%x = call
+            // void`, `load void` are rejected).
+            match def {
                 Some(Op::TypeVoid)
                     if !matches!(inst.op, Op::Function | Op::FunctionCall | Op::ExtInst) =>
                 {
