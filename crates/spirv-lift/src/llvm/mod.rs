@@ -456,6 +456,27 @@ pub struct Module {
     invalid_const: Option<String>,
 }
 
+/// The longest type text [`Module::ty`] keeps. A longer type (nested arrays, a wide
+/// literal struct) is printed from its parts each time instead: keeping every type's full
+/// text would cost memory quadratic in nesting depth (`[1 x [1 x … i32]]`, 512 levels
+/// deep, is 4 KB of text, and each level above it would hold a copy).
+const TYPE_TEXT_CAP: usize = 256;
+
+/// A `fmt::Write` into a `String` that fails once more than `room` bytes are written:
+/// rendering a type's text stops there, after at most the cap's worth of work.
+struct CappedText {
+    text: String,
+    room: usize,
+}
+
+impl std::fmt::Write for CappedText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.room = self.room.checked_sub(s.len()).ok_or(std::fmt::Error)?;
+        self.text.push_str(s);
+        Ok(())
+    }
+}
+
 impl Module {
     /// An empty module.
     pub(crate) fn new(triple: impl Into<String>) -> Self {
@@ -471,16 +492,26 @@ impl Module {
             return TypeId(id);
         }
         let id = TypeId(self.types.push_new(t));
-        let mut text = std::mem::take(&mut self.type_text);
-        let start = text.len() as u32;
-        // Writing to a String cannot fail.
-        let _ = print::render_type(&mut text, self, id);
-        self.type_spans.push((start, text.len() as u32));
-        self.type_text = text;
+        let mut text = CappedText {
+            text: std::mem::take(&mut self.type_text),
+            room: TYPE_TEXT_CAP,
+        };
+        let start = text.text.len();
+        // Writing to a String fails only when the text outgrows the cap.
+        let span = match print::render_type(&mut text, self, id) {
+            Ok(()) => (start as u32, text.text.len() as u32),
+            Err(_) => {
+                text.text.truncate(start);
+                (u32::MAX, u32::MAX)
+            }
+        };
+        self.type_spans.push(span);
+        self.type_text = text.text;
         id
     }
 
-    /// The printed text of a type, if it was made by [`Module::ty`].
+    /// The printed text of a type, if it was made by [`Module::ty`] and is at most
+    /// [`TYPE_TEXT_CAP`] bytes long.
     pub(crate) fn type_text(&self, id: TypeId) -> Option<&str> {
         let &(start, end) = self.type_spans.get(id.index())?;
         self.type_text.get(start as usize..end as usize)

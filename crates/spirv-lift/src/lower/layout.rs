@@ -99,6 +99,13 @@ pub(crate) struct Layouts {
     member_lits: HashMap<(SpvTypeId, u32, u32), u32>,
     /// (struct, member) pairs decorated `RowMajor`.
     row_major: HashSet<(SpvTypeId, u32)>,
+    /// Shape of each array type inside a layout, by its matrix context: an array's
+    /// shape is its element's, so without this every level of `[N x [M x …]]` would
+    /// lay out all the levels below it again (cost quadratic in nesting depth).
+    arrays: HashMap<(SpvTypeId, MatrixCtx), ShapeId>,
+    /// `(plain size, plain alignment)` of each array type asked for, for the same
+    /// reason.
+    plain_arrays: HashMap<SpvTypeId, (Option<u64>, Option<u64>)>,
 }
 
 impl Layouts {
@@ -151,7 +158,7 @@ impl Layouts {
 }
 
 /// The layout context of a matrix: its member's `MatrixStride` and `RowMajor`.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct MatrixCtx {
     stride: Option<u32>,
     row_major: bool,
@@ -193,30 +200,43 @@ impl Ctx<'_> {
 
     /// The size of a scalar, pointer or array of them (other sizes depend on the data
     /// layout).
-    fn plain_size(&self, ty: SpvTypeId) -> Option<u64> {
-        match self.spv_ty(ty).ok()? {
-            SpvTy::Int { width, .. } | SpvTy::Float { width, .. } => Some(u64::from(*width / 8)),
-            SpvTy::Pointer { .. } => {
-                Some(if self.addressing == ::spirv::AddressingModel::Physical32 {
-                    4
-                } else {
-                    8
-                })
-            }
-            SpvTy::Array { elem, .. } => self
-                .plain_size(*elem)?
-                .checked_mul(self.array_len(ty).ok()?),
-            _ => None,
-        }
+    fn plain_size(&mut self, ty: SpvTypeId) -> Option<u64> {
+        self.plain_metrics(ty).0
     }
 
     /// The alignment every data layout gives a scalar, pointer or array of them: at most
     /// the scalar's size, so an offset that is a multiple of the size is aligned.
-    fn plain_align(&self, ty: SpvTypeId) -> Option<u64> {
-        match self.spv_ty(ty).ok()? {
-            SpvTy::Array { elem, .. } | SpvTy::RuntimeArray { elem } => self.plain_align(*elem),
-            _ => self.plain_size(ty),
+    fn plain_align(&mut self, ty: SpvTypeId) -> Option<u64> {
+        self.plain_metrics(ty).1
+    }
+
+    /// [`Ctx::plain_size`] and [`Ctx::plain_align`] of a type, an array's remembered.
+    fn plain_metrics(&mut self, ty: SpvTypeId) -> (Option<u64>, Option<u64>) {
+        let (elem, len) = match self.spv_ty(ty) {
+            Ok(SpvTy::Int { width, .. } | SpvTy::Float { width, .. }) => {
+                let size = Some(u64::from(*width / 8));
+                return (size, size);
+            }
+            Ok(SpvTy::Pointer { .. }) => {
+                let size = Some(if self.addressing == ::spirv::AddressingModel::Physical32 {
+                    4
+                } else {
+                    8
+                });
+                return (size, size);
+            }
+            Ok(SpvTy::Array { elem, .. }) => (*elem, Some(self.array_len(ty).ok())),
+            Ok(SpvTy::RuntimeArray { elem }) => (*elem, None),
+            _ => return (None, None),
+        };
+        if let Some(&known) = self.layouts.plain_arrays.get(&ty) {
+            return known;
         }
+        let (elem_size, align) = self.plain_metrics(elem);
+        // A run-time array has no size; an array's is its element's times its length.
+        let size = len.and_then(|len| elem_size?.checked_mul(len?));
+        self.layouts.plain_arrays.insert(ty, (size, align));
+        (size, align)
     }
 
     /// Computes and records the default shape of a struct or array type just lowered,
@@ -288,9 +308,9 @@ impl Ctx<'_> {
             SpvTy::Matrix { col, n } => self.matrix_shape(ty, col, n, mctx),
             SpvTy::Array { elem, .. } => {
                 let len = self.array_len(ty)?;
-                self.array_shape(ty, elem, len, mctx)
+                self.known_array_shape(ty, elem, len, mctx)
             }
-            SpvTy::RuntimeArray { elem } => self.array_shape(ty, elem, 0, mctx),
+            SpvTy::RuntimeArray { elem } => self.known_array_shape(ty, elem, 0, mctx),
             SpvTy::Struct { members } => match self.layouts.laid.get(&ty) {
                 Some(s) => Ok(*s),
                 None => self.struct_shape(ty, &members),
@@ -321,6 +341,22 @@ impl Ctx<'_> {
         vector.mem = vector.val;
         vector.size = Some(alloc);
         self.layouts.add(vector)
+    }
+
+    /// [`Ctx::array_shape`], computed once per array type and matrix context.
+    fn known_array_shape(
+        &mut self,
+        ty: SpvTypeId,
+        elem: SpvTypeId,
+        len: u64,
+        mctx: MatrixCtx,
+    ) -> Result<ShapeId, Error> {
+        if let Some(&s) = self.layouts.arrays.get(&(ty, mctx)) {
+            return Ok(s);
+        }
+        let s = self.array_shape(ty, elem, len, mctx)?;
+        self.layouts.arrays.insert((ty, mctx), s);
+        Ok(s)
     }
 
     fn array_shape(
@@ -584,16 +620,19 @@ impl Ctx<'_> {
         // SPIR-V but 16 in LLVM wherever i64 is 8-aligned (the SPIR-V backend, x86-64,
         // amdgcn): laid out as a packed struct instead.
         let mut largest = 1;
-        let natural = fields.len() == members.len()
-            && order.iter().enumerate().all(|(i, &(offset, k))| {
-                i == k
-                    && matches!(self.layouts.get(map[k].1).kind, ShapeKind::Plain)
-                    && self.plain_align(members[k]).is_some_and(|a| {
-                        largest = largest.max(a);
-                        a > 0 && offset % a == 0
-                    })
-            })
-            && (!last_sized || cursor.is_multiple_of(largest));
+        let mut natural = fields.len() == members.len();
+        for (i, &(offset, k)) in order.iter().enumerate() {
+            if !natural {
+                break;
+            }
+            natural = i == k
+                && matches!(self.layouts.get(map[k].1).kind, ShapeKind::Plain)
+                && self.plain_align(members[k]).is_some_and(|a| {
+                    largest = largest.max(a);
+                    a > 0 && offset % a == 0
+                });
+        }
+        let natural = natural && (!last_sized || cursor.is_multiple_of(largest));
         let mem = if natural {
             val
         } else {
