@@ -78,9 +78,11 @@ if ! "$gnu_time" -v true >/dev/null 2>&1; then
     echo "bench: GNU time (/usr/bin/time, Debian package 'time') missing; no peak RSS" >&2
 fi
 
-echo "== building spirv-lift (release)"
-cargo build --release --quiet
-lift=$root/target/release/spirv-lift
+# The `dist` profile (Cargo.toml): release with fat LTO and one codegen unit, the build
+# to ship.
+echo "== building spirv-lift (profile dist)"
+cargo build --profile dist --quiet
+lift=$root/target/dist/spirv-lift
 
 naga=""
 if ((want_naga)); then
