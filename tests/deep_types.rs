@@ -7,6 +7,8 @@
 //! This file holds one test that runs a child process, so that the peak resident size of
 //! the process's children (`getrusage(RUSAGE_CHILDREN)`) is that child's.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::process::Command;
 
@@ -44,16 +46,6 @@ fn deep_module(wide_len: u32) -> String {
     s
 }
 
-/// Peak resident size of the children waited for so far, in KiB.
-fn children_max_rss_kib() -> i64 {
-    // SAFETY: `getrusage` writes into the zeroed struct we own; no other invariant.
-    unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage), 0);
-        usage.ru_maxrss
-    }
-}
-
 #[test]
 fn deeply_nested_arrays_translate_in_memory_linear_in_the_module() {
     let wide_len = 9;
@@ -74,7 +66,7 @@ fn deeply_nested_arrays_translate_in_memory_linear_in_the_module() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let rss_kib = children_max_rss_kib();
+    let rss_kib = common::children_max_rss_kib();
 
     // The variables' types, printed in full however they were kept.
     let deep = format!("{}i32{}", "[1 x ".repeat(DEPTH), "]".repeat(DEPTH));

@@ -5,6 +5,8 @@
 //! This file holds one test that runs a child process, so that the peak resident size of
 //! the process's children (`getrusage(RUSAGE_CHILDREN)`) is that child's.
 
+mod common;
+
 use std::process::Command;
 
 use spirv_lift::{ErrorKind, Options};
@@ -27,16 +29,6 @@ fn tiny_module(bound: u32) -> Vec<u8> {
     inst(253, &[]); // OpReturn
     inst(56, &[]); // OpFunctionEnd
     w.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-/// Peak resident size of the children waited for so far, in KiB.
-fn children_max_rss_kib() -> i64 {
-    // SAFETY: `getrusage` writes into the zeroed struct we own; no other invariant.
-    unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage), 0);
-        usage.ru_maxrss
-    }
 }
 
 #[test]
@@ -73,7 +65,7 @@ fn a_small_module_with_the_largest_id_bound_is_translated_in_little_memory() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let rss_kib = children_max_rss_kib();
+    let rss_kib = common::children_max_rss_kib();
     assert!(
         rss_kib < 64 * 1024,
         "peak RSS {rss_kib} KiB for a 140-byte module (at most 64 MiB expected)"

@@ -309,3 +309,14 @@ pub fn first_opaque_type(words: &[u32]) -> Option<(usize, &'static str)> {
     }
     None
 }
+
+/// Peak resident size of the children waited for so far, in KiB (a test file that
+/// measures one child's peak runs one test, so that this is that child's).
+pub fn children_max_rss_kib() -> i64 {
+    // SAFETY: `getrusage` writes into the zeroed struct we own; no other invariant.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage), 0);
+        usage.ru_maxrss
+    }
+}
