@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark spirv-lift against its peers, side by side in one hyperfine run per input:
 #
-#   spirv-lift IN -o OUT.ll         (this project, release build, --threads 1)
+#   spirv-lift IN -o OUT.ll         (this project, `dist` build, --threads 1)
 #   lift-t2                         (the same with --threads 2; large modules only)
 #   spirv-dis IN -o OUT.spvasm      (decode + print only: the floor; its friendly-name
 #                                    pass is quadratic on shaders: 23 s at 5 MB)
