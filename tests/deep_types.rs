@@ -10,7 +10,6 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::process::Command;
 
 /// Nesting depth of the chain of arrays: under the type nesting limit (512).
 const DEPTH: usize = 500;
@@ -55,18 +54,7 @@ fn deeply_nested_arrays_translate_in_memory_linear_in_the_module() {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&input, &bytes).expect("write");
     let output = dir.path().join("deep.ll");
-    let out = Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
-        .arg(&input)
-        .arg("-o")
-        .arg(&output)
-        .output()
-        .expect("run spirv-lift");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rss_kib = common::children_max_rss_kib();
+    let rss_kib = common::lift_peak_rss_kib(&input, &output);
 
     // The variables' types, printed in full however they were kept.
     let deep = format!("{}i32{}", "[1 x ".repeat(DEPTH), "]".repeat(DEPTH));

@@ -7,8 +7,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use spirv_lift::{ErrorKind, Options};
 
 /// A valid compute shader (`spirv-val` accepts it) of 35 words with id bound `bound`.
@@ -54,18 +52,7 @@ fn a_small_module_with_the_largest_id_bound_is_translated_in_little_memory() {
     let dir = tempfile::tempdir().expect("temp dir");
     let input = dir.path().join("bound.spv");
     std::fs::write(&input, tiny_module(0x3F_FFFF)).expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
-        .arg(&input)
-        .arg("-o")
-        .arg(dir.path().join("bound.ll"))
-        .output()
-        .expect("run spirv-lift");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rss_kib = common::children_max_rss_kib();
+    let rss_kib = common::lift_peak_rss_kib(&input, &dir.path().join("bound.ll"));
     assert!(
         rss_kib < 64 * 1024,
         "peak RSS {rss_kib} KiB for a 140-byte module (at most 64 MiB expected)"

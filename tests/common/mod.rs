@@ -310,9 +310,19 @@ pub fn first_opaque_type(words: &[u32]) -> Option<(usize, &'static str)> {
     None
 }
 
-/// Peak resident size of the children waited for so far, in KiB (a test file that
-/// measures one child's peak runs one test, so that this is that child's).
-pub fn children_max_rss_kib() -> i64 {
+/// Runs the command line on `input`, writing `output`; panics unless it succeeds. Returns
+/// the peak resident size of the children waited for so far, in KiB: a test file that
+/// measures one translation's peak runs only that one child, so that this is its peak.
+pub fn lift_peak_rss_kib(input: &Path, output: &Path) -> i64 {
+    let out = run(Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+        .arg(input)
+        .arg("-o")
+        .arg(output));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // SAFETY: `getrusage` writes into the zeroed struct we own; no other invariant.
     unsafe {
         let mut usage: libc::rusage = std::mem::zeroed();

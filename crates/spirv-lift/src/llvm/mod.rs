@@ -462,6 +462,9 @@ pub struct Module {
 /// deep, is 4 KB of text, and each level above it would hold a copy).
 const TYPE_TEXT_CAP: usize = 256;
 
+/// The span [`Module::ty`] records for a type whose text it did not keep.
+const NO_TEXT: (u32, u32) = (u32::MAX, u32::MAX);
+
 /// A `fmt::Write` into a `String` that fails once more than `room` bytes are written:
 /// rendering a type's text stops there, after at most the cap's worth of work.
 struct CappedText {
@@ -502,7 +505,7 @@ impl Module {
             Ok(()) => (start as u32, text.text.len() as u32),
             Err(_) => {
                 text.text.truncate(start);
-                (u32::MAX, u32::MAX)
+                NO_TEXT
             }
         };
         self.type_spans.push(span);
@@ -513,7 +516,7 @@ impl Module {
     /// The printed text of a type, if it was made by [`Module::ty`] and is at most
     /// [`TYPE_TEXT_CAP`] bytes long.
     pub(crate) fn type_text(&self, id: TypeId) -> Option<&str> {
-        let &(start, end) = self.type_spans.get(id.index())?;
+        let &(start, end) = self.type_spans.get(id.index()).filter(|&&s| s != NO_TEXT)?;
         self.type_text.get(start as usize..end as usize)
     }
 

@@ -306,11 +306,19 @@ impl Ctx<'_> {
                 }))
             }
             SpvTy::Matrix { col, n } => self.matrix_shape(ty, col, n, mctx),
-            SpvTy::Array { elem, .. } => {
-                let len = self.array_len(ty)?;
-                self.known_array_shape(ty, elem, len, mctx)
+            SpvTy::Array { elem, .. } | SpvTy::RuntimeArray { elem } => {
+                if let Some(&s) = self.layouts.arrays.get(&(ty, mctx)) {
+                    return Ok(s);
+                }
+                // A run-time array's shape has length 0.
+                let len = match self.spv_ty(ty)? {
+                    SpvTy::Array { .. } => self.array_len(ty)?,
+                    _ => 0,
+                };
+                let s = self.array_shape(ty, elem, len, mctx)?;
+                self.layouts.arrays.insert((ty, mctx), s);
+                Ok(s)
             }
-            SpvTy::RuntimeArray { elem } => self.known_array_shape(ty, elem, 0, mctx),
             SpvTy::Struct { members } => match self.layouts.laid.get(&ty) {
                 Some(s) => Ok(*s),
                 None => self.struct_shape(ty, &members),
@@ -341,22 +349,6 @@ impl Ctx<'_> {
         vector.mem = vector.val;
         vector.size = Some(alloc);
         self.layouts.add(vector)
-    }
-
-    /// [`Ctx::array_shape`], computed once per array type and matrix context.
-    fn known_array_shape(
-        &mut self,
-        ty: SpvTypeId,
-        elem: SpvTypeId,
-        len: u64,
-        mctx: MatrixCtx,
-    ) -> Result<ShapeId, Error> {
-        if let Some(&s) = self.layouts.arrays.get(&(ty, mctx)) {
-            return Ok(s);
-        }
-        let s = self.array_shape(ty, elem, len, mctx)?;
-        self.layouts.arrays.insert((ty, mctx), s);
-        Ok(s)
     }
 
     fn array_shape(

@@ -193,6 +193,8 @@ pub(crate) fn lower_module_into(
                 // that a module of many small functions does not queue a message each
                 // while the lowering catches up.
                 let (mut passed, mut insts) = (0u32, 0usize);
+                // Reports `n` functions passed; false once the lowering has stopped.
+                let send_passed = |n: u32| n == 0 || tx.send(Ok(Checked::Passed(n))).is_ok();
                 for i in 0..reader.len() {
                     let checked = reader.decode(i, words).and_then(|body| match body {
                         Some(body) => {
@@ -215,7 +217,7 @@ pub(crate) fn lower_module_into(
                         Ok(Some(analyses)) => Some(Ok(Checked::Analyses(analyses))),
                         Err(e) => Some(Err(Box::new(e))),
                     };
-                    if passed > 0 && tx.send(Ok(Checked::Passed(passed))).is_err() {
+                    if !send_passed(passed) {
                         return;
                     }
                     (passed, insts) = (0, 0);
@@ -225,7 +227,7 @@ pub(crate) fn lower_module_into(
                         return;
                     }
                 }
-                if passed > 0 && tx.send(Ok(Checked::Passed(passed))).is_err() {
+                if !send_passed(passed) {
                     return;
                 }
                 let _ = tx.send(
