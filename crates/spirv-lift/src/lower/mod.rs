@@ -232,7 +232,7 @@ pub(crate) fn lower_module_into(
                 }
                 let _ = tx.send(
                     checks
-                        .finish()
+                        .finish(words)
                         .map(|()| Checked::Finished)
                         .map_err(Box::new),
                 );

@@ -139,23 +139,28 @@ pub(super) struct LimitChecker {
     calls: Option<Vec<Call>>,
 }
 
-/// A call the recursion check keeps: 16 bytes (a module of 300,000 calls held 29 MB of
-/// them as (index, callee, `Location`) while the lowering ran beside the checks).
+/// A call the recursion check keeps: 8 bytes, the caller's index and the
+/// `OpFunctionCall`'s word offset, where the module's words give its callee
+/// (`words[word + 3]`) and result id (`words[word + 2]`). (A module of 300,000 calls held
+/// 29 MB of them as (index, callee, `Location`), then 8.4 MB as 16-byte calls, while the
+/// lowering ran beside the checks.)
 #[derive(Clone, Copy, Debug)]
 struct Call {
     caller: u32,
-    callee: SpvId,
-    /// The `OpFunctionCall`'s word offset and result id, for the error.
     word: u32,
-    result: Option<std::num::NonZeroU32>,
 }
 
 impl Call {
-    fn location(&self) -> Location {
+    /// The called id.
+    fn callee(&self, words: &[u32]) -> Option<SpvId> {
+        words.get(self.word as usize + 3).map(|&w| SpvId(w))
+    }
+
+    fn location(&self, words: &[u32]) -> Location {
         Location {
             word: Some(self.word as usize),
             opcode: Some(crate::spirv::decode::op_name(Op::FunctionCall)),
-            result_id: self.result.map(u32::from),
+            result_id: words.get(self.word as usize + 2).copied(),
         }
     }
 }
@@ -208,16 +213,12 @@ impl LimitChecker {
             }
             if inst.op == Op::FunctionCall
                 && let Some(calls) = self.calls.as_mut()
-                && let Ok(callee) = inst.id(0)
+                && inst.id(0).is_ok()
             {
                 calls.push(Call {
                     // Below 2^24: a module has at most 2^24 words.
                     caller: index as u32,
-                    callee,
                     word: inst.word(),
-                    result: inst
-                        .result_id()
-                        .and_then(|r| std::num::NonZeroU32::new(r.0)),
                 });
             }
         }
@@ -226,9 +227,10 @@ impl LimitChecker {
 
     /// The checks over the whole module, once every function was checked (the
     /// inline-constant total was checked as it grew).
-    pub(super) fn finish(self, function_ids: &[SpvId]) -> Result<(), Error> {
+    /// `words` are the module's, which the calls point into.
+    pub(super) fn finish(self, function_ids: &[SpvId], words: &[u32]) -> Result<(), Error> {
         match &self.calls {
-            Some(calls) => check_recursion(function_ids, calls),
+            Some(calls) => check_recursion(function_ids, calls, words),
             None => Ok(()),
         }
     }
@@ -549,7 +551,7 @@ fn check_function_inst(g: &Globals, inst: &Inst) -> Result<u64, Error> {
 /// 4 bytes a function or call (with the checks beside the lowering this runs while the
 /// lowering holds its own: a module of 300,000 calls took 50 MB here with hash maps and
 /// a vector per function).
-fn check_recursion(function_ids: &[SpvId], calls: &[Call]) -> Result<(), Error> {
+fn check_recursion(function_ids: &[SpvId], calls: &[Call], words: &[u32]) -> Result<(), Error> {
     const NONE: u32 = u32::MAX;
     let index = crate::spirv::IdMap::from_keys(
         || (function_ids.iter().enumerate()).map(|(i, &f)| (f, i as u32)),
@@ -559,7 +561,7 @@ fn check_recursion(function_ids: &[SpvId], calls: &[Call]) -> Result<(), Error> 
     // Each call's callee as a function index (`NONE` for a call of something else).
     let callee: Vec<u32> = calls
         .iter()
-        .map(|c| index.get(c.callee).unwrap_or(NONE))
+        .map(|c| c.callee(words).and_then(|f| index.get(f)).unwrap_or(NONE))
         .collect();
     drop(index);
     let edges = || (calls.iter().zip(&callee)).filter(|(_, j)| **j != NONE);
@@ -619,7 +621,7 @@ fn check_recursion(function_ids: &[SpvId], calls: &[Call]) -> Result<(), Error> 
                     "call to %{} is recursive: shaders may not recurse",
                     function_ids[next]
                 )),
-                calls[k as usize].location(),
+                calls[k as usize].location(words),
             ));
         }
         at = next;
@@ -631,13 +633,20 @@ fn check_recursion(function_ids: &[SpvId], calls: &[Call]) -> Result<(), Error> 
 mod tests {
     use super::{Call, SpvId, check_recursion};
 
-    fn call(caller: u32, callee: u32, word: u32) -> Call {
-        Call {
-            caller,
-            callee: SpvId(callee),
-            word,
-            result: std::num::NonZeroU32::new(1000 + word),
-        }
+    /// The calls `(caller, callee, k)`, the k-th at word `4 * k` of the words returned,
+    /// as an `OpFunctionCall %int %{1000 + k} %{callee}`.
+    fn calls(list: &[(u32, u32, u32)]) -> (Vec<Call>, Vec<u32>) {
+        let mut words = vec![0; 4 * list.len() + 8];
+        let calls = list
+            .iter()
+            .map(|&(caller, callee, k)| {
+                let word = 4 * k;
+                let at = word as usize;
+                words[at..at + 4].copy_from_slice(&[(4 << 16) | 57, 1, 1000 + k, callee]);
+                Call { caller, word }
+            })
+            .collect();
+        (calls, words)
     }
 
     /// Functions %10, %11, %12, %13 (indices 0 to 3).
@@ -646,40 +655,41 @@ mod tests {
     #[test]
     fn a_call_graph_without_cycles_passes() {
         // A diamond, a call of something that is not a function, a repeated call.
-        let calls = [
-            call(0, 11, 1),
-            call(0, 12, 2),
-            call(1, 13, 3),
-            call(2, 13, 4),
-            call(2, 99, 5),
-            call(2, 13, 6),
-        ];
-        assert!(check_recursion(&IDS, &calls).is_ok());
-        assert!(check_recursion(&IDS, &[]).is_ok());
+        let (calls, words) = calls(&[
+            (0, 11, 1),
+            (0, 12, 2),
+            (1, 13, 3),
+            (2, 13, 4),
+            (2, 99, 5),
+            (2, 13, 6),
+        ]);
+        assert!(check_recursion(&IDS, &calls, &words).is_ok());
+        assert!(check_recursion(&IDS, &[], &[]).is_ok());
     }
 
     #[test]
     fn the_call_that_closes_a_cycle_is_reported() {
         // 3 calls itself, so no function calls nothing: none is removed, and following
         // each function's first call from function 0 reaches 3, whose own call closes
-        // the cycle (word 6).
-        let calls = [
-            call(0, 13, 1),
-            call(1, 12, 2),
-            call(2, 13, 3),
-            call(2, 99, 4),
-            call(2, 11, 5),
-            call(3, 13, 6),
-        ];
-        let e = check_recursion(&IDS, &calls).expect_err("recursive");
-        assert_eq!(e.location.word, Some(6), "{e}");
+        // the cycle (the sixth call, word 24).
+        let (calls, words) = calls(&[
+            (0, 13, 1),
+            (1, 12, 2),
+            (2, 13, 3),
+            (2, 99, 4),
+            (2, 11, 5),
+            (3, 13, 6),
+        ]);
+        let e = check_recursion(&IDS, &calls, &words).expect_err("recursive");
+        assert_eq!(e.location.word, Some(24), "{e}");
         assert!(e.to_string().contains("call to %13 is recursive"), "{e}");
         assert_eq!(e.location.result_id, Some(1006));
         // Without the self-call, 3 and then 0 are removed; from 1, the first calls left
-        // are 1 -> 2 (word 2) and 2 -> 1 (word 5: 2's call of 3 is to a removed
-        // function, that of %99 to no function), which closes the cycle.
-        let e = check_recursion(&IDS, &calls[..5]).expect_err("recursive");
-        assert_eq!(e.location.word, Some(5), "{e}");
+        // are 1 -> 2 (the second call) and 2 -> 1 (the fifth, word 20: 2's call of 3 is
+        // to a removed function, that of %99 to no function), which closes the cycle.
+        let e = check_recursion(&IDS, &calls[..5], &words).expect_err("recursive");
+        assert_eq!(e.location.word, Some(20), "{e}");
+        assert_eq!(e.location.result_id, Some(1005));
         assert!(e.to_string().contains("call to %11 is recursive"), "{e}");
         assert_eq!(e.location.opcode, Some("FunctionCall"));
     }

@@ -39,7 +39,7 @@ pub(crate) fn check_bodies(
             module.facts.analyses[i] = Some(analyses);
         }
     }
-    checks.finish()
+    checks.finish(words)
 }
 
 /// The checks of the function bodies, made by [`BodyChecks::new`] once the module-level
@@ -176,8 +176,9 @@ impl BodyChecks {
     }
 
     /// The checks that need every body checked: each entry point is a function with a
-    /// body that returns void; no recursion in shaders.
-    pub(crate) fn finish(self) -> Result<(), Error> {
+    /// body that returns void; no recursion in shaders (read from `words`, the module's:
+    /// the recursion check keeps only where each call is).
+    pub(crate) fn finish(self, words: &[u32]) -> Result<(), Error> {
         // An entry point is a function with a body (a declaration cannot carry what makes
         // it an entry point: LLVM refuses `declare amdgpu_kernel … !reqd_work_group_size`)
         // that returns void (as `spirv-val` requires; LLVM refuses a kernel calling
@@ -198,7 +199,7 @@ impl BodyChecks {
                 )));
             }
         }
-        self.limits.finish(&self.function_ids)
+        self.limits.finish(&self.function_ids, words)
     }
 }
 
