@@ -10,9 +10,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 mod cli {
+    pub mod mapped;
     pub mod memory;
     pub mod stats;
 }
+use cli::mapped::Mapped;
 use cli::memory::{huge_pages_for_large_inputs, release_freed_memory_at_once};
 use cli::stats::Record;
 
@@ -502,14 +504,26 @@ fn translate_one(
     dest: Dest,
 ) -> std::result::Result<Translated, Failed> {
     let name = input_name(path);
-    let bytes = read_input(path).map_err(|e| format!("{e:#}"))?;
+    // A large binary file is mapped, not read, and its pages given back to the system as
+    // the translation moves past them (cli/mapped.rs).
+    let mapped = path
+        .extension()
+        .is_none_or(|e| e != "spvasm")
+        .then(|| Mapped::open(path, MAX_INPUT_BYTES))
+        .flatten();
+    let bytes = match mapped {
+        Some(_) => Vec::new(),
+        None => read_input(path).map_err(|e| format!("{e:#}"))?,
+    };
     // SPIR-V assembly: by extension, or by content (e.g. on standard input).
-    let is_text =
-        path.extension().is_some_and(|e| e == "spvasm") || spirv_lift::looks_like_text(&bytes);
+    let is_text = mapped.is_none()
+        && (path.extension().is_some_and(|e| e == "spvasm") || spirv_lift::looks_like_text(&bytes));
     // Errors about assembly input point at the source line, with the text's own names
     // (`FILE:LINE:COL: error: …`); about a binary, at the word (`FILE: word N (…): …`).
     let mut source_map = None;
-    let words = if is_text {
+    let words = if mapped.is_some() {
+        Ok(Vec::new())
+    } else if is_text {
         let text =
             std::str::from_utf8(&bytes).map_err(|e| format!("{name}: not UTF-8 text: {e}"))?;
         spirv_lift::assemble_mapped(text).map(|(words, map)| {
@@ -533,16 +547,27 @@ fn translate_one(
             located: true,
         }
     };
-    let words = words.map_err(|e| located(&e, None))?;
+    let read = words.map_err(|e| located(&e, None))?;
     drop(bytes);
+    let words = mapped.as_ref().map_or(&read[..], Mapped::words);
+    // A mapped file truncated while it was translated: whatever the translation made of
+    // the zeros read in place of its words is not output.
+    let unchanged = |result: std::result::Result<Translated, Failed>| {
+        if mapped.as_ref().is_some_and(Mapped::changed) {
+            return Err(Failed::from(format!(
+                "{name}: the file was truncated while it was translated; nothing was written"
+            )));
+        }
+        result
+    };
     let named = |w: Vec<String>| w.iter().map(|w| format!("{name}: {w}")).collect();
     // Writes the translation to `w`.
     let translate = |w: &mut dyn Write| -> std::result::Result<Translated, spirv_lift::WriteError> {
         match produce {
             Produce::Ir => {}
             Produce::Mmra { all } => {
-                let module = spirv_lift::translate(&words, options)?;
-                let stats = want_stats.then(|| spirv_lift::stats::Stats::of(&words, &module));
+                let module = spirv_lift::translate(words, options)?;
+                let stats = want_stats.then(|| spirv_lift::stats::Stats::of(words, &module));
                 let text = if all {
                     spirv_lift::mmra_report_all(&module)
                 } else {
@@ -555,14 +580,20 @@ fn translate_one(
                 });
             }
             Produce::Dot => {
-                w.write_all(spirv_lift::translate_to_dot(&words, options)?.as_bytes())?;
+                w.write_all(spirv_lift::translate_to_dot(words, options)?.as_bytes())?;
                 return Ok(Translated {
                     warnings: Vec::new(),
                     stats: None,
                 });
             }
         }
-        let written = spirv_lift::translate_to_writer(&words, options, w, want_stats)?;
+        let written = match &mapped {
+            Some(m) => {
+                let release = |r| m.release(r);
+                spirv_lift::translate_to_writer_releasing(words, options, w, want_stats, &release)?
+            }
+            None => spirv_lift::translate_to_writer(words, options, w, want_stats)?,
+        };
         Ok(Translated {
             warnings: named(written.warnings),
             stats: written.stats,
@@ -577,13 +608,13 @@ fn translate_one(
         },
     };
     match dest {
-        Dest::File(out) => {
-            write_atomically(out, |w| translate(w).map_err(|e| failed(e, &out.display())))
-        }
+        Dest::File(out) => write_atomically(out, |w| {
+            unchanged(translate(w).map_err(|e| failed(e, &out.display())))
+        }),
         Dest::Stdout => {
             // Nothing reaches standard output unless the translation succeeds.
             let mut buf = Vec::new();
-            let t = translate(&mut buf).map_err(|e| failed(e, &"standard output"))?;
+            let t = unchanged(translate(&mut buf).map_err(|e| failed(e, &"standard output")))?;
             let mut w = std::io::stdout().lock();
             w.write_all(&buf)
                 .and_then(|()| w.flush())

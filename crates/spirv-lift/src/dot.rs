@@ -37,11 +37,12 @@ pub fn translate_to_dot(words: &[u32], options: &Options) -> Result<String, Erro
             function_dot(m, fid, regions, &mut self.0);
         }
     }
-    let (module, words, checks) = crate::load(words, options)?;
+    let hint = crate::progress::ReadHint::default();
+    let (module, words, checks) = crate::load(words, options, hint)?;
     let mut sink = Pictures(String::from("digraph spirv_lift {\n  compound=true;\n"));
     sink.0
         .push_str("  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
-    lower::lower_module_into(module, &words, checks, options, &mut sink)?;
+    lower::lower_module_into(module, &words, checks, hint, options, &mut sink)?;
     sink.0.push_str("}\n");
     Ok(sink.0)
 }

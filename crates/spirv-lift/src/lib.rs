@@ -62,6 +62,7 @@ pub mod fuzzing;
 mod llvm;
 mod lower;
 pub mod mmra;
+mod progress;
 mod report;
 mod spec;
 mod spirv;
@@ -72,6 +73,7 @@ mod tests;
 pub use dot::translate_to_dot;
 pub use error::{Error, ErrorKind, Location};
 pub use llvm::Module;
+use progress::ReadHint;
 pub use report::{mmra_report, mmra_report_all};
 pub use spec::{SpecValue, specialize};
 pub use spirv::asm::{SourceMap, assemble, assemble_mapped, looks_like_text};
@@ -303,25 +305,34 @@ impl Options {
 /// limits all see the values the lowering uses; the words lowering must decode bodies
 /// from are returned beside the module.
 ///
-/// With more than one thread ([`Options::threads`]) and a large module only the
-/// module-level checks of the module lowered run here (with specialization constants set,
-/// the module as given is checked whole first): the bodies' checks come back beside the
-/// module, for the lowering to run on a thread of their own.
-fn load<'w>(words: &'w [u32], options: &Options) -> Result<Loaded<'w>, Error> {
+/// Only the module-level checks of the module lowered run here (with specialization
+/// constants set, the module as given is checked whole first): the bodies' checks come
+/// back beside the module, for the lowering to run first or, with more than one thread
+/// ([`Options::threads`]) and a large module, on a thread of their own.
+///
+/// `read` is told how far the load has read the words (not a copy of them, with
+/// specialization constants set).
+fn load<'w>(words: &'w [u32], options: &Options, read: ReadHint<'_>) -> Result<Loaded<'w>, Error> {
     let threaded = words.len() >= THREADED_WORDS && options.thread_count() >= 2;
-    load_as(words, options, threaded)
+    load_as(words, options, threaded, read)
 }
 
 /// As [`load`], with the bodies' checks left to run beside the lowering when `threaded`
 /// (whatever the options and the module's size: the tests and fuzz targets compare both
-/// ways on small modules).
-fn load_as<'w>(words: &'w [u32], options: &Options, threaded: bool) -> Result<Loaded<'w>, Error> {
-    if !threaded {
-        let (module, words) = load_by(words, options, spirv::load_streaming)?;
-        return Ok((module, words, None));
-    }
-    let ((module, checks), words) = load_by(words, options, spirv::load_streaming_unchecked)?;
-    Ok((module, words, Some(checks)))
+/// ways on small modules), else before it.
+fn load_as<'w>(
+    words: &'w [u32],
+    options: &Options,
+    threaded: bool,
+    read: ReadHint<'_>,
+) -> Result<Loaded<'w>, Error> {
+    let load = spirv::load_streaming_unchecked;
+    let ((module, checks), words) = load_by(words, options, read, load)?;
+    let checks = match threaded {
+        true => lower::Checks::Thread(checks),
+        false => lower::Checks::First(checks),
+    };
+    Ok((module, words, checks))
 }
 
 /// The smallest module (in words: 256 KiB) whose bodies are checked on a thread of their
@@ -329,19 +340,15 @@ fn load_as<'w>(words: &'w [u32], options: &Options, threaded: bool) -> Result<Lo
 /// than it saves (a compute shader translates in tens of microseconds).
 const THREADED_WORDS: usize = 1 << 16;
 
-/// A loaded module, the words its bodies are decoded from, and the checks of its bodies
-/// if they are still to run.
-type Loaded<'w> = (
-    spirv::Module,
-    std::borrow::Cow<'w, [u32]>,
-    Option<spirv::BodyChecks>,
-);
+/// A loaded module, the words its bodies are decoded from, and the checks of its bodies,
+/// still to run.
+type Loaded<'w> = (spirv::Module, std::borrow::Cow<'w, [u32]>, lower::Checks);
 
 /// As [`load`], with every function body decoded once and kept (the whole-module path
 /// the tests and fuzz targets compare with streaming).
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn load_whole(words: &[u32], options: &Options) -> Result<spirv::Module, Error> {
-    Ok(load_by(words, options, spirv::load)?.0)
+    Ok(load_by(words, options, ReadHint::default(), |w, _| spirv::load(w))?.0)
 }
 
 /// As [`translate_to_writer`], with the function bodies checked on a second thread beside
@@ -353,23 +360,33 @@ pub(crate) fn translate_threaded(
     options: &Options,
     w: &mut dyn std::io::Write,
 ) -> Result<Written, WriteError> {
-    write_loaded(load_as(words, options, true)?, options, w, false)
+    let hint = ReadHint::default();
+    write_loaded(
+        load_as(words, options, true, hint)?,
+        options,
+        w,
+        false,
+        hint,
+    )
 }
 
+/// Loads `words` with `load`, or a copy with the set specialization constants written in;
+/// `hint` is told how far `load` read `words` (not the copy).
 fn load_by<'w, T>(
     words: &'w [u32],
     options: &Options,
-    read: impl FnOnce(&[u32]) -> Result<T, Error>,
+    hint: ReadHint<'_>,
+    load: impl FnOnce(&[u32], ReadHint<'_>) -> Result<T, Error>,
 ) -> Result<(T, std::borrow::Cow<'w, [u32]>), Error> {
     if options.spec_constants.is_empty() {
-        return Ok((read(words)?, std::borrow::Cow::Borrowed(words)));
+        return Ok((load(words, hint)?, std::borrow::Cow::Borrowed(words)));
     }
     // Checked whole before the set values are read: a body's error comes first.
     let module = spirv::load_streaming(words)?;
     let resolved = spec::resolve(&module, &options.spec_constants)?;
     drop(module);
     let specialized = spec::patch(words, &resolved)?;
-    let module = read(&specialized)?;
+    let module = load(&specialized, ReadHint::default())?;
     Ok((module, std::borrow::Cow::Owned(specialized)))
 }
 
@@ -390,8 +407,9 @@ fn load_by<'w, T>(
 /// An [`Error`] naming the instruction (word offset, opcode, result id) when the module
 /// is malformed or uses something not translated yet.
 pub fn translate(words: &[u32], options: &Options) -> Result<Module, Error> {
-    let (module, words, checks) = load(words, options)?;
-    lower::lower_module_into(module, &words, checks, options, &mut lower::Keep)
+    let hint = ReadHint::default();
+    let (module, words, checks) = load(words, options, hint)?;
+    lower::lower_module_into(module, &words, checks, hint, options, &mut lower::Keep)
 }
 
 /// Translates a SPIR-V module straight into LLVM assembly on `w`, without ever holding
@@ -425,16 +443,63 @@ pub fn translate_to_writer(
     w: &mut dyn std::io::Write,
     want_stats: bool,
 ) -> Result<Written, WriteError> {
-    write_loaded(load(words, options)?, options, w, want_stats)
+    let hint = ReadHint::default();
+    write_loaded(load(words, options, hint)?, options, w, want_stats, hint)
 }
 
-/// [`translate_to_writer`] of a loaded module.
+/// As [`translate_to_writer`], telling `release` how far the translation has read the
+/// words: each range it is given (word indices into `words`, in steps of 64 KiB) is not
+/// needed in memory for now. The words must still stay readable and unchanged (some are
+/// read again: the checks of the bodies and the lowering each read a function after the
+/// other, on two threads with [`Options::threads`], and the recursion check reads back the
+/// calls), so this is for words that can be dropped from memory and brought back, such as
+/// a read-only file mapping whose pages the caller gives back to the system
+/// (`madvise(MADV_DONTNEED)`): the input is then not in memory beside what the translation
+/// builds from it, about the input's size less at the peak. The command line does this for
+/// an input file of 1 MiB or more.
+///
+/// `release` is not called with specialization constants set (the translation reads its
+/// own copy of the words then) and may be called from a thread of the translation's.
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cl-kernels/local_reduce.O2.spv");
+/// let words = spirv_lift::words_from_bytes(&std::fs::read(path)?)?;
+/// let options = spirv_lift::Options::default();
+/// let told = std::sync::Mutex::new(Vec::new());
+/// let release = |r: std::ops::Range<usize>| told.lock().unwrap().push(r);
+/// let mut text = Vec::new();
+/// spirv_lift::translate_to_writer_releasing(&words, &options, &mut text, false, &release)?;
+/// // A small module: read whole, no range told.
+/// assert!(told.lock().unwrap().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`translate_to_writer`].
+pub fn translate_to_writer_releasing(
+    words: &[u32],
+    options: &Options,
+    w: &mut dyn std::io::Write,
+    want_stats: bool,
+    release: &(dyn Fn(std::ops::Range<usize>) + Sync),
+) -> Result<Written, WriteError> {
+    let hint = ReadHint(Some(release));
+    write_loaded(load(words, options, hint)?, options, w, want_stats, hint)
+}
+
+/// [`translate_to_writer`] of a loaded module; `hint` is told how far the caller's words
+/// were read (not a copy of them, with specialization constants set).
 fn write_loaded(
     (module, words, checks): Loaded<'_>,
     options: &Options,
     w: &mut dyn std::io::Write,
     want_stats: bool,
+    hint: ReadHint<'_>,
 ) -> Result<Written, WriteError> {
+    let hint = match words {
+        std::borrow::Cow::Borrowed(_) => hint,
+        std::borrow::Cow::Owned(_) => ReadHint::default(),
+    };
     /// Prints functions as they become final, counting them first if asked.
     struct Streaming<'w> {
         writer: llvm::StreamWriter<'w>,
@@ -476,7 +541,7 @@ fn write_loaded(
         }),
         keep: false,
     };
-    let mut m = lower::lower_module_into(module, words, checks, options, &mut sink)?;
+    let mut m = lower::lower_module_into(module, words, checks, hint, options, &mut sink)?;
     let Streaming {
         writer,
         mut stats,

@@ -35,6 +35,7 @@ mod values;
 
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
+use crate::progress::{Progress, ReadHint};
 pub use crate::spirv::ExtSet;
 use crate::spirv::{self, Inst, Op, Operand, SpvId};
 use crate::{Options, Target};
@@ -150,28 +151,48 @@ impl Sink for Keep {}
 /// Lowers a loaded, checked SPIR-V module (loaded with [`spirv::load`]).
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn lower_module(spv: spirv::Module, opts: &Options) -> Result<llvm::Module, Error> {
-    lower_module_into(spv, &[], None, opts, &mut Keep)
+    lower_module_into(spv, &[], Checks::Done, ReadHint::default(), opts, &mut Keep)
 }
 
-/// Lowers a loaded, checked SPIR-V module, handing each function to `sink` as soon as it
-/// is final. Each SPIR-V function body is taken out of the module (or decoded again from
-/// `words` after a streaming load) just before it is lowered and freed after, so with a
-/// streaming load and a streaming sink neither module is ever whole in memory.
+/// What is left of the checks of the bodies when the lowering starts.
+pub(crate) enum Checks {
+    /// They all ran (a module loaded with its bodies checked: the whole-module path the
+    /// tests and fuzz targets compare with).
+    #[cfg(any(test, feature = "fuzzing"))]
+    Done,
+    /// They run first, every body in module order, then the lowering.
+    First(spirv::BodyChecks),
+    /// They run on a thread of their own beside the lowering (`Options::threads`).
+    Thread(spirv::BodyChecks),
+}
+
+/// Lowers a loaded SPIR-V module, handing each function to `sink` as soon as it is final.
+/// Each SPIR-V function body is taken out of the module (or decoded again from `words`
+/// after a streaming load) just before it is lowered and freed after, so with a streaming
+/// load and a streaming sink neither module is ever whole in memory. `read` is told how
+/// far the checks and the lowering have read `words`.
 ///
-/// With `checks`, the bodies are still to be checked (a load for more than one thread,
-/// `Options::threads`): they are checked on a thread of their own, in module order, and
-/// each is lowered once its checks pass. A check's error is returned whatever the
-/// lowering did, as when every check runs first. If the system refuses the thread, every
-/// body is checked first on this one.
+/// Unless [`Checks::Done`], the bodies are still to be checked, in module order: all of
+/// them first ([`Checks::First`]), or on a thread of their own ([`Checks::Thread`]), each
+/// lowered once its checks pass. A check's error is returned whatever the lowering did, as
+/// when every check runs first. If the system refuses the thread, every body is checked
+/// first on this one.
 pub(crate) fn lower_module_into(
     spv: spirv::Module,
     words: &[u32],
-    checks: Option<spirv::BodyChecks>,
+    checks: Checks,
+    read: ReadHint<'_>,
     opts: &Options,
     sink: &mut dyn Sink,
 ) -> Result<llvm::Module, Error> {
-    let Some(checks) = checks else {
-        return lower_checked(spv, words, None, opts, sink);
+    // The load read every word; the checks and the lowering read each body again when
+    // they come to it.
+    read.reader().read_upto(words.len());
+    let checks = match checks {
+        #[cfg(any(test, feature = "fuzzing"))]
+        Checks::Done => return lower_checked(spv, words, None, read.reader(), opts, sink),
+        Checks::First(checks) => return check_then_lower(spv, words, checks, read, opts, sink),
+        Checks::Thread(checks) => checks,
     };
     let reader = spv.body_reader();
     // Taken by the lowering once the thread runs.
@@ -195,6 +216,7 @@ pub(crate) fn lower_module_into(
                 let (mut passed, mut insts) = (0u32, 0usize);
                 // Reports `n` functions passed; false once the lowering has stopped.
                 let send_passed = |n: u32| n == 0 || tx.send(Ok(Checked::Passed(n))).is_ok();
+                let mut progress = read.reader();
                 for i in 0..reader.len() {
                     let checked = reader.decode(i, words).and_then(|body| match body {
                         Some(body) => {
@@ -206,6 +228,9 @@ pub(crate) fn lower_module_into(
                             Ok(None)
                         }
                     });
+                    if let Some(end) = reader.end(i) {
+                        progress.read_upto(end);
+                    }
                     let message = match checked {
                         Ok(None) => {
                             passed += 1;
@@ -245,7 +270,7 @@ pub(crate) fn lower_module_into(
             return Ok(join_checker(checker).and_then(|()| Err(spirv::not_kept(0))));
         }
         let spv = module.take().expect("the module is lowered once");
-        let lowered = lower_checked(spv, words, Some(&rx), opts, sink);
+        let lowered = lower_checked(spv, words, Some(&rx), read.reader(), opts, sink);
         // A check's error received by the lowering is what it returned; any other is
         // still in the channel, and comes before the lowering's (the checks go on to the
         // end of the module while the channel is open).
@@ -259,11 +284,23 @@ pub(crate) fn lower_module_into(
     match checks {
         Ok(result) => result,
         Err(checks) => {
-            let mut spv = module.expect("the module is not lowered without the thread");
-            spirv::check_bodies(&mut spv, *checks, words)?;
-            lower_checked(spv, words, None, opts, sink)
+            let spv = module.expect("the module is not lowered without the thread");
+            check_then_lower(spv, words, *checks, read, opts, sink)
         }
     }
+}
+
+/// [`lower_module_into`] with the checks of every body first, on this thread.
+fn check_then_lower(
+    mut spv: spirv::Module,
+    words: &[u32],
+    checks: spirv::BodyChecks,
+    read: ReadHint<'_>,
+    opts: &Options,
+    sink: &mut dyn Sink,
+) -> Result<llvm::Module, Error> {
+    spirv::check_bodies(&mut spv, checks, words, &mut read.reader())?;
+    lower_checked(spv, words, None, read.reader(), opts, sink)
 }
 
 /// Waits for the checks' thread, and passes its panic on.
@@ -301,6 +338,7 @@ fn lower_checked(
     mut spv: spirv::Module,
     words: &[u32],
     checks: Option<&CheckedRx>,
+    mut progress: Progress<'_>,
     opts: &Options,
     sink: &mut dyn Sink,
 ) -> Result<llvm::Module, Error> {
@@ -426,6 +464,7 @@ fn lower_checked(
         sink.regions(&cx.m, fid, &regions);
         lowered[fid.index()] = true;
         sink.functions(&mut cx.m, pending_min[i + 1]);
+        progress.read_upto(source.functions[i].span.1 as usize);
     }
     drop(source);
     if cx.opts.convergence {

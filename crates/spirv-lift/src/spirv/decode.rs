@@ -514,20 +514,24 @@ fn fast(
 #[cfg(any(test, feature = "fuzzing"))]
 pub(super) fn decode(words: &[u32], offsets: &[u32], header: Header) -> Result<Vec<Inst>, Error> {
     let mut insts = Vec::with_capacity(offsets.len());
-    decode_each(words, offsets, header, |inst| insts.push(inst))?;
+    decode_each(words, offsets, header, Default::default(), |inst| {
+        insts.push(inst)
+    })?;
     Ok(insts)
 }
 
 /// Decodes the instructions at `offsets` in order, handing each to `each`; stops at the
-/// first malformed one.
+/// first malformed one. `progress` is told how far the words were read.
 pub(super) fn decode_each(
     words: &[u32],
     offsets: &[u32],
     header: Header,
+    mut progress: crate::progress::Progress<'_>,
     mut each: impl FnMut(Inst),
 ) -> Result<Widths, Error> {
     let mut widths = Widths::new(header);
     for at in offsets.iter().map(|&o| o as usize) {
+        progress.read_upto(at);
         let inst = decode_one(words, at, &widths)?;
         widths.note_reads(&inst, at);
         widths.track(&inst);

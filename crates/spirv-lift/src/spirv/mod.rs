@@ -38,6 +38,7 @@ pub(crate) use types::Types;
 pub use types::{SpvTy, SpvTypeId};
 
 use crate::error::{Error, ErrorKind, Location};
+use crate::progress::{Progress, ReadHint};
 pub use spirv::Op;
 use thin_vec::ThinVec;
 
@@ -415,8 +416,8 @@ fn check_module_size(words: usize) -> Result<(), Error> {
 /// Decodes, sorts and checks a module given as host-endian words.
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn load(words: &[u32]) -> Result<Module, Error> {
-    let (mut module, checks) = load_with(words, false)?;
-    check::check_bodies(&mut module, checks, words)?;
+    let (mut module, checks) = load_with(words, false, Default::default())?;
+    check::check_bodies(&mut module, checks, words, &mut Default::default())?;
     Ok(module)
 }
 
@@ -424,8 +425,8 @@ pub fn load(words: &[u32]) -> Result<Module, Error> {
 /// checks and again for lowering ([`BodySource::take`]), so the decoded form of the
 /// whole module is never in memory at once (it is about seven times the input).
 pub(crate) fn load_streaming(words: &[u32]) -> Result<Module, Error> {
-    let (mut module, checks) = load_streaming_unchecked(words)?;
-    check::check_bodies(&mut module, checks, words)?;
+    let (mut module, checks) = load_streaming_unchecked(words, Default::default())?;
+    check::check_bodies(&mut module, checks, words, &mut Default::default())?;
     Ok(module)
 }
 
@@ -433,23 +434,33 @@ pub(crate) fn load_streaming(words: &[u32]) -> Result<Module, Error> {
 /// the [`BodyChecks`] returned, one at a time, each before it is lowered (on a thread
 /// of its own beside the lowering: `Options::threads`). The facts lowering needs before
 /// any body are gathered by the load itself.
-pub(crate) fn load_streaming_unchecked(words: &[u32]) -> Result<(Module, BodyChecks), Error> {
-    load_with(words, true)
+/// `read` is told how far the load has read `words`.
+pub(crate) fn load_streaming_unchecked(
+    words: &[u32],
+    read: ReadHint<'_>,
+) -> Result<(Module, BodyChecks), Error> {
+    load_with(words, true, read)
 }
 
 /// Loads `words` (keeping the bodies unless `streaming`) and runs the module-level checks;
 /// the checks of the bodies are returned, still to run.
-fn load_with(words: &[u32], streaming: bool) -> Result<(Module, BodyChecks), Error> {
+fn load_with(
+    words: &[u32],
+    streaming: bool,
+    read: ReadHint<'_>,
+) -> Result<(Module, BodyChecks), Error> {
     let header = read_header(words)?;
-    let offsets = instruction_offsets(words)?;
+    // The words are read three times, in order: for the offsets, to count what is
+    // reserved, and to decode them.
+    let offsets = offsets_told(words, read.reader())?;
     // Instructions are filed as they are decoded (no second copy of the module); a
     // decoding error anywhere still comes before a structure error, and that before an
     // id defined twice or out of bound.
     let mut sections = Sections::new(header, streaming, true);
     sections.facts = Some(FactsBuilder::new(header));
-    sections.reserve(words, &offsets);
+    sections.reserve(words, &offsets, read.reader());
     let mut structure: Result<(), Error> = Ok(());
-    let widths = decode::decode_each(words, &offsets, header, |inst| {
+    let widths = decode::decode_each(words, &offsets, header, read.reader(), |inst| {
         if structure.is_ok() {
             structure = sections.push(inst);
         }
@@ -535,6 +546,11 @@ impl BodyReader {
     /// The number of functions.
     pub(crate) fn len(&self) -> usize {
         self.spans.len()
+    }
+
+    /// Where function `i`'s body ends (the word after its `OpFunctionEnd`), if it has one.
+    pub(crate) fn end(&self, i: usize) -> Option<usize> {
+        self.spans.get(i).copied().flatten().map(|s| s.1 as usize)
     }
 
     /// Function `i` decoded whole from `words` (the module's), or `None` if it has no
@@ -762,7 +778,13 @@ fn read_header(words: &[u32]) -> Result<Header, Error> {
 
 /// Word offsets of every instruction, checking that word counts tile the module (4 bytes
 /// each: a module accepted has at most 2^24 words).
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn instruction_offsets(words: &[u32]) -> Result<Vec<u32>, Error> {
+    offsets_told(words, Default::default())
+}
+
+/// As [`instruction_offsets`], telling `progress` how far the words were read.
+fn offsets_told(words: &[u32], mut progress: Progress<'_>) -> Result<Vec<u32>, Error> {
     check_module_size(words.len())?;
     let mut offsets = Vec::new();
     let mut at = 5;
@@ -797,6 +819,7 @@ pub(crate) fn instruction_offsets(words: &[u32]) -> Result<Vec<u32>, Error> {
         // Below 2^24: the size was checked.
         offsets.push(at as u32);
         at += count as usize;
+        progress.read_upto(at);
     }
     Ok(offsets)
 }
@@ -1104,11 +1127,12 @@ impl Sections {
 
     /// Sizes the module's instruction vectors from the opcodes (a pass over the words),
     /// so that the preamble and globals of a large module are not grown by doubling.
-    fn reserve(&mut self, words: &[u32], offsets: &[u32]) {
+    fn reserve(&mut self, words: &[u32], offsets: &[u32], mut progress: Progress<'_>) {
         let (mut preamble, mut globals, mut functions) = (0, 0, 0);
         let (mut names, mut decorations) = (0, 0);
         let mut in_function = false;
         for &at in offsets {
+            progress.read_upto(at as usize);
             let Some(op) = words
                 .get(at as usize)
                 .and_then(|w| decode::op_of(w & 0xFFFF))
