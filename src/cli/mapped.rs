@@ -3,7 +3,7 @@
 //! the pages behind it are given back to the system. They are the file's own pages, so
 //! whatever is read again comes back from the page cache unchanged: the input is not in
 //! memory beside what the translation builds from it (on the 3,000-kernel module, peak RSS
-//! 3.75× → 3.1× the input with one thread, 4.2× → 3.5× with two; README "Performance").
+//! 3.75× → 2.74× the input with one thread, 4.13× → 3.16× with two; README "Performance").
 //!
 //! A mapped file is read as it is on disk while the translation runs, as LLVM's tools read
 //! theirs: a file truncated meanwhile would make the next read of a page past its new end
