@@ -392,9 +392,9 @@ fn module_level_initializers_are_bounded_before_printing() {
     );
 }
 
-/// A check's error is the error whatever the lowering does, with the checks run first
-/// (one thread) or beside the lowering (two; a design that checks each body just before
-/// lowering it must go on checking after a lowering error). Here the lowering fails
+/// A check's error is the error whatever the lowering does: with one thread the checks
+/// of a body run just before it is lowered, and after a lowering error they still run to
+/// the end of the module; with two they run beside the lowering. Here the lowering fails
 /// before any body (`--target amdgcn` refuses a vertex shader) and the second function
 /// branches to a block of the first (a check's error).
 #[test]

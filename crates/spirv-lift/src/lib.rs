@@ -155,9 +155,9 @@ impl Default for Options {
 
 impl Options {
     /// How many threads one translation may use: 1 translates on the calling thread
-    /// alone; 2 or more also checks the function bodies of a module of 256 KiB or more on
-    /// a second thread while the lowering runs (each body is lowered once its checks
-    /// pass); 0 (the default) means the machine's cores. The output is the same byte for
+    /// alone (each function body checked just before it is lowered); 2 or more also
+    /// checks the function bodies of a module of 256 KiB or more on a second thread while
+    /// the lowering runs (each body is lowered once its checks pass); 0 (the default) means the machine's cores. The output is the same byte for
     /// byte whatever the number; when the module is malformed the error is too (a check's
     /// error comes before any lowering error, as with one thread), but
     /// [`translate_to_writer`] may have written part of the text before it. Today no
@@ -307,8 +307,9 @@ impl Options {
 ///
 /// Only the module-level checks of the module lowered run here (with specialization
 /// constants set, the module as given is checked whole first): the bodies' checks come
-/// back beside the module, for the lowering to run first or, with more than one thread
-/// ([`Options::threads`]) and a large module, on a thread of their own.
+/// back beside the module, for the lowering to run each before its body, on its own thread
+/// or, with more than one thread ([`Options::threads`]) and a large module, on a thread
+/// of their own.
 ///
 /// `read` is told how far the load has read the words (not a copy of them, with
 /// specialization constants set).
@@ -319,7 +320,7 @@ fn load<'w>(words: &'w [u32], options: &Options, read: ReadHint<'_>) -> Result<L
 
 /// As [`load`], with the bodies' checks left to run beside the lowering when `threaded`
 /// (whatever the options and the module's size: the tests and fuzz targets compare both
-/// ways on small modules), else before it.
+/// ways on small modules), else on the lowering's.
 fn load_as<'w>(
     words: &'w [u32],
     options: &Options,
@@ -330,7 +331,7 @@ fn load_as<'w>(
     let ((module, checks), words) = load_by(words, options, read, load)?;
     let checks = match threaded {
         true => lower::Checks::Thread(checks),
-        false => lower::Checks::First(checks),
+        false => lower::Checks::Inline(checks),
     };
     Ok((module, words, checks))
 }

@@ -35,7 +35,7 @@ mod values;
 
 use crate::error::{Error, ErrorKind};
 use crate::llvm::{self, CallConv, ConstId, FuncId, TypeId, Value};
-use crate::progress::{Progress, ReadHint};
+use crate::progress::ReadHint;
 pub use crate::spirv::ExtSet;
 use crate::spirv::{self, Inst, Op, Operand, SpvId};
 use crate::{Options, Target};
@@ -160,8 +160,9 @@ pub(crate) enum Checks {
     /// tests and fuzz targets compare with).
     #[cfg(any(test, feature = "fuzzing"))]
     Done,
-    /// They run first, every body in module order, then the lowering.
-    First(spirv::BodyChecks),
+    /// They run on the lowering's thread, each body checked just before it is lowered
+    /// (one thread, or a small module).
+    Inline(spirv::BodyChecks),
     /// They run on a thread of their own beside the lowering (`Options::threads`).
     Thread(spirv::BodyChecks),
 }
@@ -172,11 +173,10 @@ pub(crate) enum Checks {
 /// load and a streaming sink neither module is ever whole in memory. `read` is told how
 /// far the checks and the lowering have read `words`.
 ///
-/// Unless [`Checks::Done`], the bodies are still to be checked, in module order: all of
-/// them first ([`Checks::First`]), or on a thread of their own ([`Checks::Thread`]), each
-/// lowered once its checks pass. A check's error is returned whatever the lowering did, as
-/// when every check runs first. If the system refuses the thread, every body is checked
-/// first on this one.
+/// Unless [`Checks::Done`], the bodies are still to be checked, in module order, each
+/// before it is lowered: on this thread ([`Checks::Inline`]) or on one of their own
+/// ([`Checks::Thread`]). A check's error is returned whatever the lowering did, as when
+/// every check runs first. If the system refuses the thread, the checks run on this one.
 pub(crate) fn lower_module_into(
     spv: spirv::Module,
     words: &[u32],
@@ -190,8 +190,8 @@ pub(crate) fn lower_module_into(
     read.reader().read_upto(words.len());
     let checks = match checks {
         #[cfg(any(test, feature = "fuzzing"))]
-        Checks::Done => return lower_checked(spv, words, None, read.reader(), opts, sink),
-        Checks::First(checks) => return check_then_lower(spv, words, checks, read, opts, sink),
+        Checks::Done => return lower_checked(spv, words, Pending::Done, read, opts, sink),
+        Checks::Inline(checks) => return lower_inline(spv, words, checks, read, opts, sink),
         Checks::Thread(checks) => checks,
     };
     let reader = spv.body_reader();
@@ -270,7 +270,7 @@ pub(crate) fn lower_module_into(
             return Ok(join_checker(checker).and_then(|()| Err(spirv::not_kept(0))));
         }
         let spv = module.take().expect("the module is lowered once");
-        let lowered = lower_checked(spv, words, Some(&rx), read.reader(), opts, sink);
+        let lowered = lower_checked(spv, words, Pending::Thread(&rx), read, opts, sink);
         // A check's error received by the lowering is what it returned; any other is
         // still in the channel, and comes before the lowering's (the checks go on to the
         // end of the module while the channel is open).
@@ -285,22 +285,88 @@ pub(crate) fn lower_module_into(
         Ok(result) => result,
         Err(checks) => {
             let spv = module.expect("the module is not lowered without the thread");
-            check_then_lower(spv, words, *checks, read, opts, sink)
+            lower_inline(spv, words, *checks, read, opts, sink)
         }
     }
 }
 
-/// [`lower_module_into`] with the checks of every body first, on this thread.
-fn check_then_lower(
-    mut spv: spirv::Module,
+/// [`lower_module_into`] with the checks of each body run just before it is lowered, on
+/// this thread: a check's error is the first one (the checks still go on to the end of
+/// the module after a lowering error, as when every check runs first).
+fn lower_inline(
+    spv: spirv::Module,
     words: &[u32],
     checks: spirv::BodyChecks,
     read: ReadHint<'_>,
     opts: &Options,
     sink: &mut dyn Sink,
 ) -> Result<llvm::Module, Error> {
-    spirv::check_bodies(&mut spv, checks, words, &mut read.reader())?;
-    lower_checked(spv, words, None, read.reader(), opts, sink)
+    let mut inline = InlineChecks {
+        reader: spv.body_reader(),
+        checks,
+        next: 0,
+        failed: false,
+    };
+    let lowered = lower_checked(spv, words, Pending::Inline(&mut inline), read, opts, sink);
+    if inline.failed {
+        return lowered;
+    }
+    inline.rest(words)?;
+    lowered
+}
+
+/// The checks of the bodies on the lowering's thread ([`Checks::Inline`]).
+struct InlineChecks {
+    reader: spirv::BodyReader,
+    checks: spirv::BodyChecks,
+    /// The next function to check.
+    next: usize,
+    /// A check failed: its error is the translation's.
+    failed: bool,
+}
+
+/// A function's body as the checks decoded it, with its CFG analyses.
+type CheckedBody = (spirv::Function, Option<crate::analysis::FunctionAnalyses>);
+
+impl InlineChecks {
+    /// Decodes and checks the next function's body: the body with its CFG analyses, or
+    /// `None` for a declaration.
+    fn next(&mut self, words: &[u32]) -> Result<Option<CheckedBody>, Error> {
+        let i = self.next;
+        self.next += 1;
+        let checked = self.reader.decode(i, words).and_then(|body| match body {
+            Some(body) => Ok(Some((self.checks.function_analyses(&body)?, body))),
+            None => {
+                self.checks.declaration();
+                Ok(None)
+            }
+        });
+        self.failed |= checked.is_err();
+        checked.map(|c| c.map(|(analyses, body)| (body, analyses)))
+    }
+
+    /// The checks the lowering did not reach (it failed or ended): the bodies left, then
+    /// the entry points and the call graph.
+    fn rest(mut self, words: &[u32]) -> Result<(), Error> {
+        while self.next < self.reader.len() {
+            self.next(words)?;
+        }
+        self.checks.finish(words)
+    }
+}
+
+/// The largest body (in instructions) that the lowering takes as the checks decoded it:
+/// a larger one is decoded again a block at a time (`BodySource::take`), so that it is
+/// never held whole beside what its lowering builds.
+const HANDED_OVER_INSTS: usize = 1 << 14;
+
+/// The checks of the bodies as [`lower_checked`] waits for them.
+enum Pending<'a> {
+    /// They all ran, and kept the analyses the lowering takes.
+    #[cfg(any(test, feature = "fuzzing"))]
+    Done,
+    Thread(&'a CheckedRx),
+    Inline(&'a mut InlineChecks),
 }
 
 /// Waits for the checks' thread, and passes its panic on.
@@ -332,18 +398,21 @@ const PASSED_INSTS_AT_ONCE: usize = 4096;
 /// most messages wait in the channel).
 type CheckedRx = std::sync::mpsc::Receiver<Result<Checked, Box<Error>>>;
 
-/// Lowers a module whose bodies are checked (`checks` `None`) or being checked beside
-/// the lowering (each function's result is received before the function is lowered).
+/// Lowers a module whose bodies are checked ([`Pending::Done`]) or being checked, each
+/// before it is lowered; `read` is told how far the lowering has read `words`.
 fn lower_checked(
     mut spv: spirv::Module,
     words: &[u32],
-    checks: Option<&CheckedRx>,
-    mut progress: Progress<'_>,
+    mut checks: Pending<'_>,
+    read: ReadHint<'_>,
     opts: &Options,
     sink: &mut dyn Sink,
 ) -> Result<llvm::Module, Error> {
     let mut source = spv.take_functions();
-    let mut facts = std::mem::take(&mut spv.facts);
+    // The CFG analyses the checks kept, when they all ran first.
+    #[cfg(any(test, feature = "fuzzing"))]
+    let mut kept_analyses = std::mem::take(&mut spv.facts.analyses);
+    let facts = std::mem::take(&mut spv.facts);
     let functions = &source.functions;
     // Set specialization constants are found by their SpecId decorations, read here.
     let spec_values = crate::spec::resolve(&spv, &opts.spec_constants)?;
@@ -423,20 +492,22 @@ fn lower_checked(
         });
     }
     let mut lowered = vec![false; declared];
+    let mut progress = read.reader();
     // Functions the checks' thread reported passed and not lowered yet.
     let mut passed = 0u32;
     for i in 0..fids.len() {
-        let analyses = match checks {
-            Some(_) if passed > 0 => {
+        let mut checked_body = None;
+        let analyses = match &mut checks {
+            Pending::Thread(_) if passed > 0 => {
                 passed -= 1;
                 None
             }
-            Some(rx) => match rx.recv() {
+            Pending::Thread(rx) => match rx.recv() {
                 Ok(Ok(Checked::Passed(n))) if n > 0 => {
                     passed = n - 1;
                     None
                 }
-                Ok(Ok(Checked::Analyses(analyses))) => Some(analyses),
+                Ok(Ok(Checked::Analyses(analyses))) => Some(*analyses),
                 Ok(Err(e)) => return Err(*e),
                 // The checks ended before this body: only a panic of theirs does that
                 // (the caller passes it on); their errors come as `Ok(Err(_))`.
@@ -444,16 +515,34 @@ fn lower_checked(
                     return Err(spirv::not_kept(i));
                 }
             },
-            None => facts.analyses.get_mut(i).and_then(Option::take),
+            Pending::Inline(inline) => match inline.next(words)? {
+                Some((body, analyses)) => {
+                    checked_body = Some(body);
+                    analyses
+                }
+                None => None,
+            },
+            #[cfg(any(test, feature = "fuzzing"))]
+            Pending::Done => kept_analyses.get_mut(i).and_then(Option::take).map(|a| *a),
         };
         let Some(fid) = fids[i] else { continue };
-        let analyses = analyses.map(|a| *a);
         // With the CFG kept from the checks, terminators need not be decoded up front.
         let defer = match analyses {
             Some(_) => spirv::Defer::AllButMerges,
             None => spirv::Defer::BeforeTerminators,
         };
-        let f = source.take(i, words, defer)?;
+        // A body the checks decoded is lowered as it is, unless it is large.
+        let small = |b: &spirv::Function| {
+            let insts = b.blocks.iter().map(|block| block.insts.len());
+            insts.sum::<usize>() <= HANDED_OVER_INSTS
+        };
+        let f = match checked_body {
+            Some(body) if small(&body) => {
+                source.release(i)?;
+                body
+            }
+            _ => source.take(i, words, defer)?,
+        };
         let regions = func::lower_function(&mut cx, f, source.decoder(words).as_ref(), analyses)?;
         if cx.opts.convergence {
             crate::convergence::place::place(&mut cx.m, fid, &regions);

@@ -23,8 +23,8 @@ mod operand;
 mod types;
 
 pub(crate) use annotations::{Deco, Decorations, Names};
+pub(crate) use check::BodyChecks;
 pub use check::limits;
-pub(crate) use check::{BodyChecks, check_bodies};
 #[cfg(test)]
 pub(crate) use consts::Folded;
 pub(crate) use consts::{
@@ -601,6 +601,15 @@ impl BodySource {
         f.params = ThinVec::new();
         f.def.operands = Box::new([]);
         Ok(taken)
+    }
+
+    /// Empties function `i`'s header as [`BodySource::take`] does, for a body taken from
+    /// elsewhere (the one the checks decoded).
+    pub(crate) fn release(&mut self, i: usize) -> Result<(), Error> {
+        let f = self.functions.get_mut(i).ok_or_else(|| not_kept(i))?;
+        f.params = ThinVec::new();
+        f.def.operands = Box::new([]);
+        Ok(())
     }
 
     /// What decodes deferred instructions (after a streaming load).

@@ -139,11 +139,23 @@ impl BodyChecks {
 
     /// Checks the next function (module order) with its whole body decoded; returns its
     /// CFG analyses if lowering is to take them (a body of [`super::KEEP_ANALYSES`]
-    /// blocks or more).
+    /// blocks or more: they wait until the body is lowered).
     pub(crate) fn function(
         &mut self,
         func: &Function,
     ) -> Result<Option<Box<crate::analysis::FunctionAnalyses>>, Error> {
+        let analyses = self.function_analyses(func)?;
+        Ok(analyses
+            .filter(|_| func.blocks.len() >= super::KEEP_ANALYSES)
+            .map(Box::new))
+    }
+
+    /// As [`BodyChecks::function`], returning the CFG analyses of every body (`None` for
+    /// a declaration): for a body lowered at once.
+    pub(crate) fn function_analyses(
+        &mut self,
+        func: &Function,
+    ) -> Result<Option<crate::analysis::FunctionAnalyses>, Error> {
         let index = self.next;
         self.next += 1;
         if func.blocks.is_empty() {
@@ -168,8 +180,7 @@ impl BodyChecks {
         check_function(func)?;
         self.values.function(func)?;
         self.limits.function(index, func)?;
-        let analyses = dominance::check_function(func, &self.module_level)?;
-        Ok((func.blocks.len() >= super::KEEP_ANALYSES).then(|| Box::new(analyses)))
+        dominance::check_function(func, &self.module_level).map(Some)
     }
 
     /// Passes over the next function (module order), which has no body.
