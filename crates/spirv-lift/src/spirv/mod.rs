@@ -417,7 +417,7 @@ fn check_module_size(words: usize) -> Result<(), Error> {
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn load(words: &[u32]) -> Result<Module, Error> {
     let (mut module, checks) = load_with(words, false, Default::default())?;
-    check::check_bodies(&mut module, checks, words, &mut Default::default())?;
+    check::check_bodies(&mut module, checks, words)?;
     Ok(module)
 }
 
@@ -426,7 +426,7 @@ pub fn load(words: &[u32]) -> Result<Module, Error> {
 /// whole module is never in memory at once (it is about seven times the input).
 pub(crate) fn load_streaming(words: &[u32]) -> Result<Module, Error> {
     let (mut module, checks) = load_streaming_unchecked(words, Default::default())?;
-    check::check_bodies(&mut module, checks, words, &mut Default::default())?;
+    check::check_bodies(&mut module, checks, words)?;
     Ok(module)
 }
 

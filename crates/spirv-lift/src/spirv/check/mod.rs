@@ -28,7 +28,6 @@ pub(crate) fn check_bodies(
     module: &mut Module,
     mut checks: BodyChecks,
     words: &[u32],
-    progress: &mut crate::progress::Progress<'_>,
 ) -> Result<(), Error> {
     for i in 0..module.functions.len() {
         let func: Cow<Function> = if module.bodies.is_some() && module.functions[i].has_body() {
@@ -39,7 +38,6 @@ pub(crate) fn check_bodies(
         if let Some(analyses) = checks.function(&func)? {
             module.facts.analyses[i] = Some(analyses);
         }
-        progress.read_upto(module.functions[i].span.1 as usize);
     }
     checks.finish(words)
 }
