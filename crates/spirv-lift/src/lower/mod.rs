@@ -541,7 +541,11 @@ fn lower_checked(
                 source.release(i)?;
                 body
             }
-            _ => source.take(i, words, defer)?,
+            large => {
+                // Freed before the body is decoded again, not held through its lowering.
+                drop(large);
+                source.take(i, words, defer)?
+            }
         };
         let regions = func::lower_function(&mut cx, f, source.decoder(words).as_ref(), analyses)?;
         if cx.opts.convergence {
