@@ -542,9 +542,24 @@ pub(super) fn decode_each(
 
 /// Decodes the instruction at word `at`, with the literal widths known so far.
 pub(super) fn decode_one(words: &[u32], at: usize, widths: &Widths) -> Result<Inst, Error> {
-    let first = words[at];
+    let first = words.get(at).copied().unwrap_or(0);
     let count = (first >> 16) as usize;
-    let body = &words[at + 1..at + count];
+    // The load found every word count valid; a body decoded again can still find another
+    // (a mapped input file truncated meanwhile reads as zeros: `src/cli/mapped.rs`).
+    let Some(body) = words.get(at + 1..at + count) else {
+        let kind = match count {
+            0 => ErrorKind::ZeroWordCount,
+            _ => ErrorKind::Truncated { count: first >> 16 },
+        };
+        return Err(Error::at(
+            kind,
+            Location {
+                word: Some(at),
+                opcode: None,
+                result_id: None,
+            },
+        ));
+    };
     let entry = table()
         .entries
         .get((first & 0xffff) as usize)
