@@ -4,10 +4,14 @@
 #![no_main]
 
 use libfuzzer_sys::{fuzz_mutator, fuzz_target, fuzzer_mutate};
-use spirv_lift_fuzz::{check_translate, mutate_bytes, options_for, words_le};
+use spirv_lift_fuzz::{check_translate, check_truncated, mutate_bytes, options_for, words_le};
 
 fuzz_target!(|data: &[u8]| {
-    check_translate(&words_le(data), &options_for(data.len()));
+    let words = words_le(data);
+    let opts = options_for(data.len());
+    check_translate(&words, &opts);
+    // And as a mapped file truncated mid-translation.
+    check_truncated(&words, &opts);
 });
 
 fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {

@@ -1,9 +1,10 @@
-//! Arbitrary bytes, read as little-endian words, fed to `spirv_lift::translate`; inputs
+//! Arbitrary bytes, read as little-endian words, fed to `spirv_lift::translate` (and once
+//! more as a mapped file truncated mid-translation); inputs
 //! that are not a whole number of words go through `translate_bytes`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use spirv_lift_fuzz::{check_translate, options_for, words_le};
+use spirv_lift_fuzz::{check_translate, check_truncated, options_for, words_le};
 
 fuzz_target!(|data: &[u8]| {
     let opts = options_for(data.len());
@@ -12,5 +13,8 @@ fuzz_target!(|data: &[u8]| {
         assert!(r.is_err(), "unaligned input translated");
         return;
     }
-    check_translate(&words_le(data), &opts);
+    let words = words_le(data);
+    check_translate(&words, &opts);
+    // And as a mapped file truncated mid-translation.
+    check_truncated(&words, &opts);
 });

@@ -50,7 +50,11 @@ pub fn check_translate(words: &[u32], opts: &Options) {
                 Ok(diags) => assert!(
                     diags.is_empty(),
                     "convergence rules broken: {}",
-                    diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; ")
+                    diags
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join("; ")
                 ),
                 Err(e) => panic!("output LLVM cannot read: {e}"),
             }
@@ -89,6 +93,37 @@ pub fn check_translate(words: &[u32], opts: &Options) {
                 other => panic!("translate fails ({msg}), threaded gives {other:?}"),
             }
         }
+    }
+}
+
+/// Translates `words` once more as a mapped file truncated while it is read (the command
+/// line's SIGBUS path: the words past a cut read as zeros from some point of the
+/// translation on, though the load may have checked them); the point, the cut and the
+/// thread count are a function of the words. Panics (a finding) when the translation
+/// panics or its error is not one non-empty line; text is fine (every reader may be past
+/// the cut).
+pub fn check_truncated(words: &[u32], opts: &Options) {
+    let h = words.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &w| {
+        (h ^ u64::from(w)).wrapping_mul(0x100_0000_01b3)
+    });
+    let mut rng = Rng::new(h);
+    const STEP: usize = 16;
+    // About how many hints a translation gives: the load's three passes, then the checks
+    // and the lowering each once through the bodies.
+    let hints = 5 * words.len() / STEP + 2;
+    let at_call = rng.below(hints);
+    let cut = 5 + rng.below(words.len().saturating_sub(5));
+    let threaded = rng.below(2) == 1;
+    match spirv_lift::fuzzing::translate_truncated(words, opts, threaded, STEP, at_call, cut) {
+        Ok(_) => {}
+        Err(spirv_lift::WriteError::Translate(e)) => {
+            let msg = e.to_string();
+            assert!(
+                !msg.is_empty() && !msg.contains('\n'),
+                "truncated, the error message is not one line: {msg:?}"
+            );
+        }
+        Err(e) => panic!("truncated, writing to a Vec failed: {e}"),
     }
 }
 

@@ -45,3 +45,22 @@ pub fn decode_differential(words: &[u32]) -> Result<(), String> {
         )),
     }
 }
+
+/// Translates `words` as if they were a mapped file truncated while it is read: at the
+/// `at_call`th hint of how far the translation has read (one every `step` words), the
+/// words from `cut` on start to read as zeros, as the command line's mapping reads them
+/// after its SIGBUS handler. Bodies are checked beside the lowering when `threaded`. The
+/// text, or the error; either is right, a panic is not.
+///
+/// # Errors
+/// As [`translate_to_writer`](crate::translate_to_writer).
+pub fn translate_truncated(
+    words: &[u32],
+    options: &Options,
+    threaded: bool,
+    step: usize,
+    at_call: usize,
+    cut: usize,
+) -> Result<Vec<u8>, crate::WriteError> {
+    crate::translate_truncated(words, options, threaded, step, (at_call, cut)).0
+}

@@ -371,6 +371,51 @@ pub(crate) fn translate_threaded(
     )
 }
 
+/// As [`translate_to_writer_releasing`] with its words in a mapped file that is truncated
+/// while the translation reads it: at the `at_call`th range told (counting from 0; ranges
+/// are told every `step` words, by the load's passes, then the checks of the bodies and
+/// the lowering), the words from `cut` on start to read as zeros, as the command line's
+/// mapping reads them after its SIGBUS handler (`src/cli/mapped.rs`). Bodies are checked
+/// beside the lowering when `threaded`, else just before each is lowered. Also returns how
+/// many ranges were told. The translation may fail or succeed (its readers may be past the
+/// cut); it must not panic.
+///
+/// The words change under the translation's shared reference, as a mapped file's do:
+/// this is the command line's situation, reproduced so that it can be tested on any
+/// module and at any point, not a pattern for callers.
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn translate_truncated(
+    words: &[u32],
+    options: &Options,
+    threaded: bool,
+    step: usize,
+    (at_call, cut): (usize, usize),
+) -> (Result<Vec<u8>, WriteError>, usize) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let mut copy = words.to_vec().into_boxed_slice();
+    let len = copy.len();
+    let base = copy.as_mut_ptr() as usize;
+    let calls = AtomicUsize::new(0);
+    let release = |_: std::ops::Range<usize>| {
+        if calls.fetch_add(1, Ordering::SeqCst) == at_call {
+            for i in cut.min(len)..len {
+                // SAFETY: `copy` outlives the translation (it is dropped after it) and
+                // `i < len`; the write races with the readers as a file's truncation does.
+                unsafe { std::ptr::write_volatile((base as *mut u32).add(i), 0) };
+            }
+        }
+    };
+    // SAFETY: as above; `copy` is not touched otherwise while the view lives.
+    let view = unsafe { std::slice::from_raw_parts(base as *const u32, len) };
+    let hint = ReadHint::every(&release, step);
+    let mut text = Vec::new();
+    let result = load_as(view, options, threaded, hint)
+        .map_err(WriteError::from)
+        .and_then(|loaded| write_loaded(loaded, options, &mut text, false, hint));
+    drop(copy);
+    (result.map(|_| text), calls.into_inner())
+}
+
 /// Loads `words` with `load`, or a copy with the set specialization constants written in;
 /// `hint` is told how far `load` read `words` (not the copy).
 fn load_by<'w, T>(
@@ -484,7 +529,7 @@ pub fn translate_to_writer_releasing(
     want_stats: bool,
     release: &(dyn Fn(std::ops::Range<usize>) + Sync),
 ) -> Result<Written, WriteError> {
-    let hint = ReadHint(Some(release));
+    let hint = ReadHint::new(release);
     write_loaded(load(words, options, hint)?, options, w, want_stats, hint)
 }
 

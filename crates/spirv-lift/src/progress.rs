@@ -13,10 +13,42 @@ use std::ops::Range;
 
 /// The caller's hint, if it asked for one: each range of words is not needed in memory
 /// for now (it may still be read again, so it must stay readable and unchanged).
-#[derive(Clone, Copy, Default)]
-pub(crate) struct ReadHint<'a>(pub(crate) Option<&'a (dyn Fn(Range<usize>) + Sync)>);
+#[derive(Clone, Copy)]
+pub(crate) struct ReadHint<'a> {
+    release: Option<&'a (dyn Fn(Range<usize>) + Sync)>,
+    /// The fewest words a range told has ([`STEP_WORDS`] but in tests).
+    step: usize,
+}
+
+impl Default for ReadHint<'_> {
+    /// No hint.
+    fn default() -> Self {
+        ReadHint {
+            release: None,
+            step: STEP_WORDS,
+        }
+    }
+}
 
 impl<'a> ReadHint<'a> {
+    /// Tells `release` each range read, in steps of [`STEP_WORDS`].
+    pub(crate) fn new(release: &'a (dyn Fn(Range<usize>) + Sync)) -> Self {
+        ReadHint {
+            release: Some(release),
+            step: STEP_WORDS,
+        }
+    }
+
+    /// Tells `release` each range of at least `step` words read (the tests' small steps,
+    /// so that small modules get hints too).
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(crate) fn every(release: &'a (dyn Fn(Range<usize>) + Sync), step: usize) -> Self {
+        ReadHint {
+            release: Some(release),
+            step: step.max(1),
+        }
+    }
+
     /// A reader's progress, starting at the first word.
     pub(crate) fn reader(self) -> Progress<'a> {
         Progress {
@@ -42,10 +74,10 @@ pub(crate) struct Progress<'a> {
 impl Progress<'_> {
     /// The reader is done with the words before `end` (a function's end).
     pub(crate) fn read_upto(&mut self, end: usize) {
-        if end < self.told + STEP_WORDS {
+        if end < self.told + self.hint.step {
             return;
         }
-        if let Some(hint) = self.hint.0 {
+        if let Some(hint) = self.hint.release {
             hint(self.told..end);
         }
         self.told = end;
@@ -61,7 +93,7 @@ mod tests {
     fn ranges_are_told_in_steps_one_after_the_other() {
         let told = Mutex::new(Vec::new());
         let hint = |r: std::ops::Range<usize>| told.lock().unwrap().push(r);
-        let mut p = ReadHint(Some(&hint)).reader();
+        let mut p = ReadHint::new(&hint).reader();
         p.read_upto(100);
         p.read_upto(STEP_WORDS - 1);
         p.read_upto(STEP_WORDS + 5);
@@ -72,6 +104,6 @@ mod tests {
             [0..STEP_WORDS + 5, STEP_WORDS + 5..3 * STEP_WORDS]
         );
         // Without a hint nothing is called.
-        ReadHint(None).reader().read_upto(10 * STEP_WORDS);
+        ReadHint::default().reader().read_upto(10 * STEP_WORDS);
     }
 }

@@ -7,6 +7,7 @@ mod consts;
 mod decode;
 mod spec;
 mod stream;
+mod truncated;
 mod types;
 
 use std::io::Write;
