@@ -8,7 +8,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, ExitStatus, Output, Stdio};
 
 /// The repository root (where `Cargo.toml`, `shaders/` and `cl-kernels/` are).
 pub fn repo_root() -> PathBuf {
@@ -329,4 +329,66 @@ pub fn lift_peak_rss_kib(input: &Path, output: &Path) -> i64 {
         assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage), 0);
         usage.ru_maxrss
     }
+}
+
+/// A fragment shader module of `functions` functions of `adds` additions each, 20 bytes
+/// an addition (2,000 × 200 is 8 MB), written as words (so that this process holds
+/// little when it starts the translations).
+pub fn many_functions(functions: u32, adds: u32) -> Vec<u8> {
+    let op = |count: u32, opcode: u32| (count << 16) | opcode;
+    let (void, fn_ty, uint, one, main, main_label) = (1, 2, 3, 4, 5, 6);
+    let mut next = 7;
+    let mut words = vec![0x0723_0203, 0x0001_0000, 0, 0, 0];
+    words.extend([op(2, 17), 1]); // OpCapability Shader
+    words.extend([op(3, 14), 0, 1]); // OpMemoryModel Logical GLSL450
+    // OpEntryPoint Fragment %main "main"
+    words.extend([op(5, 15), 4, main, u32::from_le_bytes(*b"main"), 0]);
+    words.extend([op(3, 16), main, 7]); // OpExecutionMode %main OriginUpperLeft
+    words.extend([op(2, 19), void, op(3, 33), fn_ty, void]);
+    words.extend([op(4, 21), uint, 32, 0, op(4, 43), uint, one, 1]);
+    for _ in 0..functions {
+        words.extend([op(5, 54), void, next, 0, fn_ty, op(2, 248), next + 1]);
+        let mut prev = one;
+        next += 2;
+        for _ in 0..adds {
+            words.extend([op(5, 128), uint, next, prev, one]);
+            prev = next;
+            next += 1;
+        }
+        words.extend([op(1, 253), op(1, 56)]);
+    }
+    words.extend([op(5, 54), void, main, 0, fn_ty, op(2, 248), main_label]);
+    words.extend([op(1, 253), op(1, 56)]);
+    words[3] = next; // the bound
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Runs `cmd` to the end in a process forked (not spawned sharing this one's memory, whose
+/// peak it would then start with); its exit status, standard error and peak resident size
+/// in KiB, from `wait4`.
+#[expect(
+    clippy::zombie_processes,
+    reason = "the child is waited for with wait4, which gives its resource usage"
+)]
+pub fn run_measured(cmd: &mut Command) -> (ExitStatus, String, i64) {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    // SAFETY: the closure runs in the forked child and does nothing.
+    unsafe { cmd.pre_exec(|| Ok(())) };
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().expect("piped"), &mut stderr)
+        .expect("reads standard error");
+    let mut status = 0;
+    // SAFETY: waits for our own child, writing into a zeroed struct and an int we own.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        let pid = libc::pid_t::try_from(child.id()).expect("pid");
+        assert_eq!(libc::wait4(pid, &mut status, 0, &mut usage), pid);
+        usage
+    };
+    (ExitStatus::from_raw(status), stderr, usage.ru_maxrss)
 }
