@@ -196,7 +196,7 @@ impl Ctx<'_> {
                 continue;
             }
             let mut node = vec![MdOperand::Int(i32t, i64::from(d as u32))];
-            for op in &ops {
+            for op in ops.iter() {
                 let v = match op {
                     Operand::LiteralBit32(v) => *v,
                     Operand::BuiltIn(b) => *b as u32,

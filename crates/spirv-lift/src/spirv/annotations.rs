@@ -2,9 +2,10 @@
 //!
 //! Both are lists sorted by target (looked up by binary search), not instructions in the
 //! preamble nor hash maps: a module of a million named, decorated values holds one entry
-//! of 32 bytes per name (and the name's bytes) and of 40 per decoration, where an
-//! instruction took 48 bytes and its operands 64 more, and a map later held its buckets at
-//! twice the entries plus a vector per target.
+//! of 32 bytes per name (and the name's bytes) and of 40 per decoration (its operand in
+//! place when it has one, as most do), where an instruction took 48 bytes and its
+//! operands 64 more, and a map later held its buckets at twice the entries plus a vector
+//! per target.
 
 use crate::spirv::{Inst, Op, Operand, SpvId};
 use ::spirv::Decoration;
@@ -15,10 +16,39 @@ use ::spirv::Decoration;
 pub(crate) struct Deco {
     pub target: SpvId,
     pub kind: Decoration,
-    pub operands: Box<[Operand]>,
+    pub operands: DecoOperands,
     /// The instruction's opcode and word offset, for errors.
     pub op: Op,
     pub word: u32,
+}
+
+/// A decoration's operands after its kind: most decorations have one (`Alignment`,
+/// `FuncParamAttr`, `Binding`, `Offset`, …), kept in place, not in an allocation of its own
+/// (an OpenCL module can have tens of thousands; 12 bytes less each).
+#[derive(Clone, Debug)]
+pub(crate) enum DecoOperands {
+    One(Operand),
+    /// None or more than one.
+    Other(Box<[Operand]>),
+}
+
+impl From<&[Operand]> for DecoOperands {
+    fn from(operands: &[Operand]) -> Self {
+        match operands {
+            [one] => DecoOperands::One(one.clone()),
+            _ => DecoOperands::Other(operands.into()),
+        }
+    }
+}
+
+impl std::ops::Deref for DecoOperands {
+    type Target = [Operand];
+    fn deref(&self) -> &[Operand] {
+        match self {
+            DecoOperands::One(one) => std::slice::from_ref(one),
+            DecoOperands::Other(all) => all,
+        }
+    }
 }
 
 impl Deco {
@@ -64,7 +94,7 @@ impl Decorations {
         if !is_decoration(inst.op) {
             return Some(inst);
         }
-        let operands = inst.operands.get(2..).unwrap_or_default().into();
+        let operands = DecoOperands::from(inst.operands.get(2..).unwrap_or_default());
         self.list.push(Deco {
             target: SpvId(target),
             kind,
@@ -264,6 +294,13 @@ mod tests {
             decos.of(SpvId(5))[0].operands[..],
             [Operand::LiteralBit32(1)]
         );
+        // One operand is kept in place (a 40-byte entry, no allocation of its own).
+        assert_eq!(std::mem::size_of::<Deco>(), 40);
+        assert!(matches!(
+            decos.of(SpvId(5))[0].operands,
+            DecoOperands::One(Operand::LiteralBit32(1))
+        ));
+        assert!(matches!(&decos.of(SpvId(10))[0].operands, DecoOperands::Other(o) if o.is_empty()));
         // Only the group instruction is left.
         assert_eq!(pre.len(), 1);
         // A decoration is the instruction it was filed from.
