@@ -40,6 +40,7 @@ pub use crate::spirv::ExtSet;
 use crate::spirv::{self, Inst, Op, Operand, SpvId};
 use crate::{Options, Target};
 use foldhash::{HashMap, HashMapExt, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 pub use types::{SpvTy, SpvTypeId, named_tags, sync_as_name};
 
 pub(crate) use values::ValInfo;
@@ -197,18 +198,21 @@ pub(crate) fn lower_module_into(
     let reader = spv.body_reader();
     // Taken by the lowering once the thread runs.
     let mut module = Some(spv);
+    let handover = Handover::default();
     let checks = std::thread::scope(|scope| {
-        // Not bounded: the checks are faster than the lowering, and what they send is small
-        // (the analyses the sequential checks would keep for every function anyway). A
-        // bounded channel would wake the checks' thread once per function.
+        // Not bounded by count: the checks are faster than the lowering, and a bounded
+        // channel would wake the checks' thread once per function. The bodies they send
+        // are bounded by their weight instead ([`Handover`]), a wake per many functions.
         let (tx, rx) = std::sync::mpsc::channel();
         // The checks go to the thread once it runs, so that they are still here if it
         // cannot be started.
         let (give, take) = std::sync::mpsc::channel::<spirv::BodyChecks>();
+        let handover = &handover;
         let spawned = std::thread::Builder::new()
             .name("spirv-lift checks".into())
             .spawn_scoped(scope, move || {
                 let Ok(mut checks) = take.recv() else { return };
+                let _ = handover.checker.set(std::thread::current());
                 // Functions that passed since the last message, none with analyses, and
                 // their instructions: sent together, up to a small amount of work, so
                 // that a module of many small functions does not queue a message each
@@ -220,8 +224,18 @@ pub(crate) fn lower_module_into(
                 for i in 0..reader.len() {
                     let checked = reader.decode(i, words).and_then(|body| match body {
                         Some(body) => {
-                            insts += body.blocks.iter().map(|b| b.insts.len()).sum::<usize>();
-                            checks.function(&body)
+                            let n = body.blocks.iter().map(|b| b.insts.len()).sum::<usize>();
+                            insts += n;
+                            let analyses = checks.function_analyses(&body)?;
+                            Ok(if n <= HANDED_OVER_INSTS {
+                                // Lowered as it is, as with one thread.
+                                Some(Checked::Body(Box::new((body, analyses))))
+                            } else {
+                                // Decoded again a block at a time by the lowering.
+                                analyses
+                                    .filter(|_| body.blocks.len() >= spirv::KEEP_ANALYSES)
+                                    .map(|a| Checked::Analyses(Box::new(a)))
+                            })
                         }
                         None => {
                             checks.declaration();
@@ -239,7 +253,7 @@ pub(crate) fn lower_module_into(
                             }
                             None
                         }
-                        Ok(Some(analyses)) => Some(Ok(Checked::Analyses(analyses))),
+                        Ok(Some(checked)) => Some(Ok(checked)),
                         Err(e) => Some(Err(Box::new(e))),
                     };
                     if !send_passed(passed) {
@@ -247,6 +261,9 @@ pub(crate) fn lower_module_into(
                     }
                     (passed, insts) = (0, 0);
                     let Some(message) = message else { continue };
+                    if let Ok(Checked::Body(body)) = &message {
+                        handover.send(weight(&body.0));
+                    }
                     let failed = message.is_err();
                     if tx.send(message).is_err() || failed {
                         return;
@@ -270,7 +287,12 @@ pub(crate) fn lower_module_into(
             return Ok(join_checker(checker).and_then(|()| Err(spirv::not_kept(0))));
         }
         let spv = module.take().expect("the module is lowered once");
-        let lowered = lower_checked(spv, words, Pending::Thread(&rx), read, opts, sink);
+        // The checks' thread waits for no more bodies once the lowering ends, however it
+        // ends (a panic included: the scope joins the thread).
+        let stop = StopOnDrop(handover);
+        let thread = Pending::Thread(&rx, handover);
+        let lowered = lower_checked(spv, words, thread, read, opts, sink);
+        drop(stop);
         // A check's error received by the lowering is what it returned; any other is
         // still in the channel, and comes before the lowering's (the checks go on to the
         // end of the module while the channel is open).
@@ -365,7 +387,7 @@ enum Pending<'a> {
     /// They all ran, and kept the analyses the lowering takes.
     #[cfg(any(test, feature = "fuzzing"))]
     Done,
-    Thread(&'a CheckedRx),
+    Thread(&'a CheckedRx, &'a Handover),
     Inline(&'a mut InlineChecks),
 }
 
@@ -381,8 +403,12 @@ fn join_checker(checker: std::thread::ScopedJoinHandle<'_, ()>) -> Result<(), Er
 pub(crate) enum Checked {
     /// The next functions passed, and their CFG analyses were not kept.
     Passed(u32),
-    /// The next function passed; its CFG analyses.
+    /// The next function passed; its CFG analyses (a body of more than
+    /// [`HANDED_OVER_INSTS`] instructions, which the lowering decodes again).
     Analyses(Box<crate::analysis::FunctionAnalyses>),
+    /// The next function passed; its body as the checks decoded it, with its CFG analyses
+    /// (at most [`HANDED_OVER_INSTS`] instructions: lowered as it is, as with one thread).
+    Body(Box<CheckedBody>),
     /// Every body passed, then the checks that need them all.
     Finished,
 }
@@ -392,6 +418,81 @@ pub(crate) enum Checked {
 /// queued 7 MB while the lowering caught up.
 const PASSED_AT_ONCE: u32 = 64;
 const PASSED_INSTS_AT_ONCE: usize = 4096;
+
+/// The bodies the checks' thread decoded and the lowering has not taken yet are bounded:
+/// past [`Handover::HIGH`] (a weight: instructions, blocks, and a little per function)
+/// the checks' thread waits until the lowering has taken all but [`Handover::LOW`]. The
+/// checks run about three times as fast as the lowering, so without a bound every body
+/// would wait in the channel, decoded, beside what the lowering builds.
+#[derive(Default)]
+struct Handover {
+    /// The weight of the bodies sent and not yet received.
+    in_flight: AtomicUsize,
+    /// The checks' thread is waiting (or about to) for the weight to fall to `LOW`.
+    waiting: AtomicBool,
+    /// The lowering ended: the checks' thread no longer waits.
+    stopped: AtomicBool,
+    /// The checks' thread, to wake.
+    checker: std::sync::OnceLock<std::thread::Thread>,
+}
+
+impl Handover {
+    /// About 100 KB of decoded instructions and their analyses (a unit of weight is
+    /// about 100 bytes): on a 5 MB kernel module, 0.2 MB more at the peak than the
+    /// lowering decoding each body itself, for 12 % fewer instructions on its thread.
+    const HIGH: usize = 1 << 10;
+    const LOW: usize = Self::HIGH / 2;
+
+    /// The checks' thread sends a body of weight `w`, first waiting while more than
+    /// [`Self::HIGH`] is in flight, unless the lowering ended (the checks then go on to
+    /// the end of the module unbounded: their error comes first). Waiting only on what was
+    /// sent before (which the lowering receives) never waits for itself.
+    fn send(&self, w: usize) {
+        if self.in_flight.load(SeqCst) > Self::HIGH {
+            loop {
+                self.waiting.store(true, SeqCst);
+                if self.stopped.load(SeqCst) || self.in_flight.load(SeqCst) <= Self::LOW {
+                    break;
+                }
+                std::thread::park();
+            }
+            self.waiting.store(false, SeqCst);
+        }
+        self.in_flight.fetch_add(w, SeqCst);
+    }
+
+    /// The lowering received a body of weight `w`: wakes the checks' thread if it waits
+    /// and little is left in flight. (Either the lowering sees `waiting` set, or the
+    /// checks' thread, setting it before it reads the weight, sees the weight fallen.)
+    fn received(&self, w: usize) {
+        let left = self.in_flight.fetch_sub(w, SeqCst).saturating_sub(w);
+        if left <= Self::LOW && self.waiting.swap(false, SeqCst) {
+            self.wake();
+        }
+    }
+
+    fn wake(&self) {
+        if let Some(checker) = self.checker.get() {
+            checker.unpark();
+        }
+    }
+}
+
+/// Stops [`Handover`]'s waits when dropped.
+struct StopOnDrop<'a>(&'a Handover);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stopped.store(true, SeqCst);
+        self.0.wake();
+    }
+}
+
+/// A body's weight for [`Handover`].
+fn weight(f: &spirv::Function) -> usize {
+    let insts = f.blocks.iter().map(|b| b.insts.len()).sum::<usize>();
+    insts + f.blocks.len() + 16
+}
 
 /// From the checks running beside the lowering: [`Checked`] messages, or the first
 /// error (16 bytes a message, the error boxed: the checks run ahead of the lowering, so
@@ -498,16 +599,22 @@ fn lower_checked(
     for i in 0..fids.len() {
         let mut checked_body = None;
         let analyses = match &mut checks {
-            Pending::Thread(_) if passed > 0 => {
+            Pending::Thread(..) if passed > 0 => {
                 passed -= 1;
                 None
             }
-            Pending::Thread(rx) => match rx.recv() {
+            Pending::Thread(rx, handover) => match rx.recv() {
                 Ok(Ok(Checked::Passed(n))) if n > 0 => {
                     passed = n - 1;
                     None
                 }
                 Ok(Ok(Checked::Analyses(analyses))) => Some(*analyses),
+                Ok(Ok(Checked::Body(body))) => {
+                    handover.received(weight(&body.0));
+                    let (body, analyses) = *body;
+                    checked_body = Some(body);
+                    analyses
+                }
                 Ok(Err(e)) => return Err(*e),
                 // The checks ended before this body: only a panic of theirs does that
                 // (the caller passes it on); their errors come as `Ok(Err(_))`.
@@ -1033,5 +1140,65 @@ fn stage_name(model: spirv_headers::ExecutionModel) -> &'static str {
         E::ClosestHitKHR => "closesthit",
         E::MissKHR => "miss",
         E::CallableKHR => "callable",
+    }
+}
+
+#[cfg(test)]
+mod handover_tests {
+    use super::{Handover, StopOnDrop};
+    use std::sync::atomic::Ordering::SeqCst;
+    use std::time::Duration;
+
+    /// A fast sender and a slow receiver: what is in flight stays under the bound (it
+    /// would reach every body sent without it), and every body arrives.
+    #[test]
+    fn what_waits_for_the_lowering_is_bounded() {
+        let handover = Handover::default();
+        let (tx, rx) = std::sync::mpsc::channel::<usize>();
+        let (bodies, w) = (2000, 100);
+        let most = std::thread::scope(|scope| {
+            let sender = scope.spawn(|| {
+                let _ = handover.checker.set(std::thread::current());
+                let mut most = 0;
+                for _ in 0..bodies {
+                    handover.send(w);
+                    most = most.max(handover.in_flight.load(SeqCst));
+                    tx.send(w).expect("received");
+                }
+                drop(tx);
+                most
+            });
+            let mut received = 0;
+            for w in rx {
+                std::thread::sleep(Duration::from_micros(20));
+                handover.received(w);
+                received += 1;
+            }
+            assert_eq!(received, bodies);
+            sender.join().expect("no panic")
+        });
+        assert!(most <= Handover::HIGH + w, "{most} in flight");
+        assert!(most > Handover::LOW, "{most}: the sender never got ahead");
+        assert_eq!(handover.in_flight.load(SeqCst), 0);
+    }
+
+    /// A sender waiting for a lowering that ended is woken, and waits no more.
+    #[test]
+    fn a_waiting_sender_goes_on_when_the_lowering_ends() {
+        let handover = Handover::default();
+        handover.in_flight.store(Handover::HIGH + 1, SeqCst);
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let _ = handover.checker.set(std::thread::current());
+                handover.send(1);
+                done_tx.send(()).expect("sent");
+            });
+            // Nothing is received: the sender waits.
+            assert!(done_rx.recv_timeout(Duration::from_millis(100)).is_err());
+            drop(StopOnDrop(&handover));
+            let sent = done_rx.recv_timeout(Duration::from_secs(60));
+            assert_eq!(sent, Ok(()), "the sender goes on once the lowering ended");
+        });
     }
 }

@@ -258,3 +258,104 @@ fn long_blocks_decoded_as_they_are_lowered_translate_as_kept_bodies() {
         }
     }
 }
+
+/// A kernel of `functions` functions of `adds` additions each, the first with an
+/// instruction the lowering refuses (a check passes it) if `lowering_error`, the last
+/// with a use of the first one's parameter (the checks refuse it) if `check_error`.
+fn many_function_kernel(
+    functions: usize,
+    adds: usize,
+    lowering_error: bool,
+    check_error: bool,
+) -> String {
+    let mut text = String::from(
+        "OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k \"k\"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%fn = OpTypeFunction %uint %uint
+%fnk = OpTypeFunction %void
+%ptr_cw = OpTypePointer CrossWorkgroup %uint
+%c3 = OpConstant %uint 3
+",
+    );
+    for f in 0..functions {
+        text += &format!(
+            "%f{f} = OpFunction %uint None %fn\n%p{f} = OpFunctionParameter %uint\n%l{f} = OpLabel\n"
+        );
+        if f == 0 && lowering_error {
+            text += "%v = OpVariable %ptr_cw CrossWorkgroup\n";
+        }
+        let mut prev = format!("%p{f}");
+        for a in 0..adds {
+            // The first function's parameter, out of its function: refused by the checks.
+            let other = if check_error && f + 1 == functions && a == adds / 2 {
+                "%p0"
+            } else {
+                "%c3"
+            };
+            text += &format!("%a{f}_{a} = OpIAdd %uint {prev} {other}\n");
+            prev = format!("%a{f}_{a}");
+        }
+        text += &format!("OpReturnValue {prev}\nOpFunctionEnd\n");
+    }
+    text += "%k = OpFunction %void None %fnk\n%e = OpLabel\nOpReturn\nOpFunctionEnd\n";
+    text
+}
+
+/// With two threads the checks hand each body they decoded to the lowering, and wait
+/// when the lowering is far behind (`lower::Handover`): on a module of many bodies, far
+/// more than may wait at once, the text and the errors are those of one thread, and a
+/// lowering that stops early (an error) does not leave the checks waiting.
+#[test]
+fn bodies_handed_over_by_the_checks_translate_as_with_one_thread() {
+    let cases = [
+        ("no error", false, false),
+        ("a lowering error first", true, false),
+        ("a check error last", false, true),
+        ("both", true, true),
+    ];
+    for (name, lowering_error, check_error) in cases {
+        let text = many_function_kernel(400, 60, lowering_error, check_error);
+        let words = crate::assemble(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let for_thread = words.clone();
+        std::thread::spawn(move || {
+            let mut threaded_text = Vec::new();
+            let threaded =
+                crate::translate_threaded(&for_thread, &Options::default(), &mut threaded_text);
+            let _ = tx.send((threaded.map(|_| ()), threaded_text));
+        });
+        let (threaded, threaded_text) = rx
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .unwrap_or_else(|_| panic!("{name}: the threaded translation does not end"));
+        let mut one = Vec::new();
+        let one_thread = Options::default().threads(1);
+        let inline = crate::translate_to_writer(&words, &one_thread, &mut one, false);
+        match (inline, threaded) {
+            (Ok(_), Ok(())) => {
+                assert!(!lowering_error && !check_error, "{name}: translated");
+                assert!(one.len() > 400 * 60 * 20, "{} bytes", one.len());
+                assert!(
+                    one == threaded_text,
+                    "{name}: texts differ\n{}",
+                    first_difference(&one, &threaded_text)
+                );
+            }
+            (Err(WriteError::Translate(e)), Err(WriteError::Translate(t))) => {
+                // The checks' error comes first, as when they all run first.
+                let expected = if check_error {
+                    "is not defined"
+                } else {
+                    "function-scope variable"
+                };
+                assert!(e.to_string().contains(expected), "{name}: {e}");
+                assert_eq!(e.to_string(), t.to_string(), "{name}: errors differ");
+            }
+            (e, t) => panic!("{name}: one thread {:?}, two {t:?}", e.err()),
+        }
+    }
+}
