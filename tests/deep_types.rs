@@ -4,8 +4,8 @@
 //! deep is 4 KB of text, and each of 20,000 arrays of it held a copy: 83 MB peak from a 650 KB
 //! module).
 //!
-//! This file holds one test that runs a child process, so that the peak resident size of
-//! the process's children (`getrusage(RUSAGE_CHILDREN)`) is that child's.
+//! The child's peak resident size is its own (`common::run_measured`: a forked child,
+//! waited for with `wait4`), whatever else this file runs.
 
 mod common;
 

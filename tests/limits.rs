@@ -2,8 +2,8 @@
 //! small module with the largest id bound, and SPIR-V assembly held to the binary
 //! limits while it is assembled.
 //!
-//! This file holds one test that runs a child process, so that the peak resident size of
-//! the process's children (`getrusage(RUSAGE_CHILDREN)`) is that child's.
+//! The child's peak resident size is its own (`common::run_measured`: a forked child,
+//! waited for with `wait4`), whatever else this file runs.
 
 mod common;
 

@@ -311,24 +311,16 @@ pub fn first_opaque_type(words: &[u32]) -> Option<(usize, &'static str)> {
 }
 
 /// Runs the command line on `input`, writing `output`; panics unless it succeeds. Returns
-/// the peak resident size of the children waited for so far, in KiB: a test file that
-/// measures one translation's peak runs only that one child, so that this is its peak.
+/// its peak resident size in KiB ([`run_measured`]).
 pub fn lift_peak_rss_kib(input: &Path, output: &Path) -> i64 {
-    let out = run(Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
-        .arg(input)
-        .arg("-o")
-        .arg(output));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (status, stderr, peak) = run_measured(
+        Command::new(env!("CARGO_BIN_EXE_spirv-lift"))
+            .arg(input)
+            .arg("-o")
+            .arg(output),
     );
-    // SAFETY: `getrusage` writes into the zeroed struct we own; no other invariant.
-    unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage), 0);
-        usage.ru_maxrss
-    }
+    assert!(status.success(), "{stderr}");
+    peak
 }
 
 /// A fragment shader module of `functions` functions of `adds` additions each, 20 bytes
