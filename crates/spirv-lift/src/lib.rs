@@ -315,19 +315,23 @@ impl Options {
 /// specialization constants set).
 fn load<'w>(words: &'w [u32], options: &Options, read: ReadHint<'_>) -> Result<Loaded<'w>, Error> {
     let threaded = words.len() >= THREADED_WORDS && options.thread_count() >= 2;
-    load_as(words, options, threaded, read)
+    load_as(words, options, threaded, read, spirv::SPLIT_WORDS)
 }
 
 /// As [`load`], with the bodies' checks left to run beside the lowering when `threaded`
 /// (whatever the options and the module's size: the tests and fuzz targets compare both
-/// ways on small modules), else on the lowering's.
+/// ways on small modules), else on the lowering's. When `threaded`, a module of at least
+/// `split_words` words of functions also has its last functions loaded on the second
+/// thread (the tests and fuzz targets: any module of two functions or more).
 fn load_as<'w>(
     words: &'w [u32],
     options: &Options,
     threaded: bool,
     read: ReadHint<'_>,
+    split_words: usize,
 ) -> Result<Loaded<'w>, Error> {
-    let load = spirv::load_streaming_unchecked;
+    let split = threaded.then_some(split_words);
+    let load = |w: &[u32], r: ReadHint<'_>| spirv::load_streaming_unchecked(w, r, split);
     let ((module, checks), words) = load_by(words, options, read, load)?;
     let checks = match threaded {
         true => lower::Checks::Thread(checks),
@@ -363,7 +367,7 @@ pub(crate) fn translate_threaded(
 ) -> Result<Written, WriteError> {
     let hint = ReadHint::default();
     write_loaded(
-        load_as(words, options, true, hint)?,
+        load_as(words, options, true, hint, 0)?,
         options,
         w,
         false,
@@ -409,7 +413,7 @@ pub(crate) fn translate_truncated(
     let view = unsafe { std::slice::from_raw_parts(base as *const u32, len) };
     let hint = ReadHint::every(&release, step);
     let mut text = Vec::new();
-    let result = load_as(view, options, threaded, hint)
+    let result = load_as(view, options, threaded, hint, 0)
         .map_err(WriteError::from)
         .and_then(|loaded| write_loaded(loaded, options, &mut text, false, hint));
     drop(copy);

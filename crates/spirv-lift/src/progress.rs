@@ -56,6 +56,15 @@ impl<'a> ReadHint<'a> {
             told: 0,
         }
     }
+
+    /// A reader's progress, starting at word `start` (a second reader of the load, which
+    /// reads the module's second part beside the first: `spirv::load_with`).
+    pub(crate) fn reader_at(self, start: usize) -> Progress<'a> {
+        Progress {
+            hint: self,
+            told: start,
+        }
+    }
 }
 
 /// The words between two hints (64 KiB): fewer calls (a system call each for the command

@@ -44,7 +44,7 @@ pub(super) struct Widths {
 }
 
 impl Widths {
-    fn new(header: Header) -> Self {
+    pub(super) fn new(header: Header) -> Self {
         Widths {
             dense: header.id_table(Width::Unknown),
             sparse: Default::default(),
@@ -73,6 +73,23 @@ impl Widths {
             }
         }
     }
+    /// Whether a literal was read without knowing its width (or before it was known):
+    /// what a run of instructions decoded apart from the ones before it may have read
+    /// otherwise.
+    pub(super) fn read_unknown(&self) -> bool {
+        !self.read_unknown.is_empty() || self.late.is_some()
+    }
+
+    /// Takes from `other` the widths of the ids it knows and this one does not: `other`
+    /// started as a copy of this one and went on with instructions this one did not
+    /// decode, which defined ids none here defines.
+    pub(super) fn take_new(&mut self, other: &Widths) {
+        self.dense.fill_from(&other.dense);
+        for (&id, &w) in &other.sparse {
+            self.sparse.entry(id).or_insert(w);
+        }
+    }
+
     /// Notes a literal of `inst` (at word `at`) read without knowing its width: decoded
     /// again later, with the width known, it would read differently.
     fn note_reads(&mut self, inst: &Inst, at: usize) {
@@ -522,22 +539,43 @@ pub(super) fn decode(words: &[u32], offsets: &[u32], header: Header) -> Result<V
 
 /// Decodes the instructions at `offsets` in order, handing each to `each`; stops at the
 /// first malformed one. `progress` is told how far the words were read.
+#[cfg(any(test, feature = "fuzzing"))]
 pub(super) fn decode_each(
     words: &[u32],
     offsets: &[u32],
     header: Header,
     mut progress: crate::progress::Progress<'_>,
-    mut each: impl FnMut(Inst),
+    each: impl FnMut(Inst),
 ) -> Result<Widths, Error> {
     let mut widths = Widths::new(header);
+    let mut each = each;
+    decode_with(words, offsets, &mut widths, &mut progress, |inst| {
+        each(inst);
+        true
+    })?;
+    Ok(widths)
+}
+
+/// As [`decode_each`], from the literal widths known so far (`widths`, which it updates):
+/// a run of a module's instructions, the ones before it decoded with `widths` too. Stops
+/// early, with `Ok(false)`, when `each` returns false.
+pub(super) fn decode_with(
+    words: &[u32],
+    offsets: &[u32],
+    widths: &mut Widths,
+    progress: &mut crate::progress::Progress<'_>,
+    mut each: impl FnMut(Inst) -> bool,
+) -> Result<bool, Error> {
     for at in offsets.iter().map(|&o| o as usize) {
         progress.read_upto(at);
-        let inst = decode_one(words, at, &widths)?;
+        let inst = decode_one(words, at, widths)?;
         widths.note_reads(&inst, at);
         widths.track(&inst);
-        each(inst);
+        if !each(inst) {
+            return Ok(false);
+        }
     }
-    Ok(widths)
+    Ok(true)
 }
 
 /// Decodes the instruction at word `at`, with the literal widths known so far.

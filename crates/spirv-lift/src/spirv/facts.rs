@@ -221,6 +221,16 @@ impl IdLists {
         &self.ids[start as usize..end as usize]
     }
 
+    /// Appends the first `n` lists of `other` as lists `first`, `first + 1`, …: the lists
+    /// here before `first` are ended first (the one being built among them).
+    pub fn append(&mut self, first: usize, other: &IdLists, n: usize) {
+        self.end_before(first);
+        for i in 0..n {
+            self.ids.extend_from_slice(other.get(i));
+            self.end_before(first + i + 1);
+        }
+    }
+
     /// The ids of every list.
     pub fn all(&self) -> &[SpvId] {
         &self.ids

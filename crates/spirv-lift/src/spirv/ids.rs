@@ -117,6 +117,56 @@ impl<T: Clone> IdTable<T> {
     }
 }
 
+impl<T: Copy + PartialEq> IdTable<T> {
+    /// The ids whose entries are set (not `empty`), in no set order.
+    fn set_ids(&self) -> Box<dyn Iterator<Item = u32> + '_> {
+        match &self.repr {
+            Repr::Dense(v) => Box::new(
+                (v.iter().enumerate())
+                    .filter(|(_, t)| **t != self.empty)
+                    .map(|(i, _)| i as u32),
+            ),
+            Repr::Sparse(m) => {
+                Box::new(m.iter().filter(|(_, t)| **t != self.empty).map(|(&i, _)| i))
+            }
+        }
+    }
+
+    /// Whether an id is set both here and in `other` (a table of the same bound).
+    pub(crate) fn overlaps(&self, other: &IdTable<T>) -> bool {
+        match (&self.repr, &other.repr) {
+            (Repr::Dense(a), Repr::Dense(b)) => {
+                (a.iter().zip(b)).any(|(x, y)| (*x != self.empty) & (*y != other.empty))
+            }
+            _ => (other.set_ids()).any(|id| self.get(SpvId(id)).is_some_and(|x| *x != self.empty)),
+        }
+    }
+
+    /// Sets here each entry set in `other` (a table of the same bound) but not here.
+    pub(crate) fn fill_from(&mut self, other: &IdTable<T>) {
+        match (&mut self.repr, &other.repr) {
+            (Repr::Dense(a), Repr::Dense(b)) => {
+                for (x, y) in a.iter_mut().zip(b) {
+                    if *x == self.empty {
+                        *x = *y;
+                    }
+                }
+            }
+            _ => {
+                let empty = self.empty;
+                for id in other.set_ids() {
+                    let theirs = other.get(SpvId(id)).copied();
+                    if let (Some(slot), Some(t)) = (self.get_mut(SpvId(id)), theirs)
+                        && *slot == empty
+                    {
+                        *slot = t;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// What defines each id below a bound: the opcode's number, 0 for nothing (`OpNop` has
 /// no result). Two bytes an id where an `IdTable<Option<Op>>` takes four: the checks of
 /// the bodies hold it while the lowering runs (`Options::threads`).
@@ -141,6 +191,16 @@ impl DefOps {
             Some(&n) if n != 0 => super::decode::op_of(u32::from(n)),
             _ => None,
         }
+    }
+
+    /// Takes the definitions of `other` (of the same bound), which defines none of the
+    /// ids this one does: false, with nothing taken, if it does define one.
+    pub(crate) fn take_disjoint(&mut self, other: &DefOps) -> bool {
+        if self.0.overlaps(&other.0) {
+            return false;
+        }
+        self.0.fill_from(&other.0);
+        true
     }
 
     /// Records that `op` defines `id`: `None` when `id` is not below the bound,

@@ -416,7 +416,7 @@ fn check_module_size(words: usize) -> Result<(), Error> {
 /// Decodes, sorts and checks a module given as host-endian words.
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn load(words: &[u32]) -> Result<Module, Error> {
-    let (mut module, checks) = load_with(words, false, Default::default())?;
+    let (mut module, checks) = load_with(words, false, Default::default(), None)?;
     check::check_bodies(&mut module, checks, words)?;
     Ok(module)
 }
@@ -425,7 +425,7 @@ pub fn load(words: &[u32]) -> Result<Module, Error> {
 /// checks and again for lowering ([`BodySource::take`]), so the decoded form of the
 /// whole module is never in memory at once (it is about seven times the input).
 pub(crate) fn load_streaming(words: &[u32]) -> Result<Module, Error> {
-    let (mut module, checks) = load_streaming_unchecked(words, Default::default())?;
+    let (mut module, checks) = load_streaming_unchecked(words, Default::default(), None)?;
     check::check_bodies(&mut module, checks, words)?;
     Ok(module)
 }
@@ -434,12 +434,15 @@ pub(crate) fn load_streaming(words: &[u32]) -> Result<Module, Error> {
 /// the [`BodyChecks`] returned, one at a time, each before it is lowered (on a thread
 /// of its own beside the lowering: `Options::threads`). The facts lowering needs before
 /// any body are gathered by the load itself.
-/// `read` is told how far the load has read `words`.
+/// `read` is told how far the load has read `words`. With `split`, a module whose
+/// functions are at least that many words (say [`SPLIT_WORDS`]) has its last functions
+/// decoded on a second thread beside the first ones (the result is the same).
 pub(crate) fn load_streaming_unchecked(
     words: &[u32],
     read: ReadHint<'_>,
+    split: Option<usize>,
 ) -> Result<(Module, BodyChecks), Error> {
-    load_with(words, true, read)
+    load_with(words, true, read, split)
 }
 
 /// Loads `words` (keeping the bodies unless `streaming`) and runs the module-level checks;
@@ -448,6 +451,7 @@ fn load_with(
     words: &[u32],
     streaming: bool,
     read: ReadHint<'_>,
+    split: Option<usize>,
 ) -> Result<(Module, BodyChecks), Error> {
     let header = read_header(words)?;
     // The words are read three times, in order: for the offsets, to count what is
@@ -460,10 +464,61 @@ fn load_with(
     sections.facts = Some(FactsBuilder::new(header));
     sections.reserve(words, &offsets, read.reader());
     let mut structure: Result<(), Error> = Ok(());
-    let widths = decode::decode_each(words, &offsets, header, read.reader(), |inst| {
+    let mut widths = decode::Widths::new(header);
+    let mut progress = read.reader();
+    let file = |structure: &mut Result<(), Error>, sections: &mut Sections, inst| {
         if structure.is_ok() {
-            structure = sections.push(inst);
+            *structure = sections.push(inst);
         }
+        true
+    };
+    // With a second thread, the functions after `split` are decoded on it while this one
+    // decodes the ones before; what it gathered is taken if it found nothing amiss, else
+    // this thread decodes them again as if alone (`load_tail`).
+    let split = split
+        .filter(|_| streaming)
+        .and_then(|least| split_point(words, &offsets, least));
+    let mut rest = &offsets[..];
+    if let Some((first_function, split)) = split {
+        let ahead = &offsets[..first_function];
+        decode::decode_with(words, ahead, &mut widths, &mut progress, |i| {
+            file(&mut structure, &mut sections, i)
+        })?;
+        let (head, tail) = (&offsets[first_function..split], &offsets[split..]);
+        rest = tail;
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let seed = (widths.clone(), sections.tail_facts());
+        let loaded = std::thread::scope(|scope| {
+            let stop = &stop;
+            let spawned = std::thread::Builder::new()
+                .name("spirv-lift load".into())
+                .spawn_scoped(scope, move || {
+                    let at = tail.first().map_or(0, |&w| w as usize);
+                    load_tail(words, tail, header, seed, read.reader_at(at), stop)
+                });
+            let head = decode::decode_with(words, head, &mut widths, &mut progress, |i| {
+                file(&mut structure, &mut sections, i)
+            });
+            // A decoding error here is the load's: the other thread need not go on.
+            stop.store(head.is_err(), std::sync::atomic::Ordering::Relaxed);
+            let tail = match spawned {
+                Ok(thread) => match thread.join() {
+                    Ok(tail) => tail,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                },
+                Err(_) => None,
+            };
+            head.map(|_| tail)
+        })?;
+        if let Some(tail) = loaded
+            && structure.is_ok()
+            && sections.take_tail(tail, &mut widths)
+        {
+            rest = &[];
+        }
+    }
+    decode::decode_with(words, rest, &mut widths, &mut progress, |i| {
+        file(&mut structure, &mut sections, i)
     })?;
     structure?;
     // A literal read before its width was known (a constant whose type, or a switch whose
@@ -499,6 +554,76 @@ fn load_with(
     // folded now.
     module.constants.fold(&module.globals, &module.types);
     Ok((module, checks))
+}
+
+/// The fewest words of functions (128 KiB) worth loading on a second thread (about half
+/// of the module is decoded there).
+pub(crate) const SPLIT_WORDS: usize = 1 << 15;
+
+/// Where a module's load splits between two threads: the index in `offsets` of its first
+/// `OpFunction`, and of the first `OpFunction` from the middle of the words after it on
+/// (both threads start on the functions when the part before them is loaded), or of the
+/// last function if it holds the middle; `None` if the functions are fewer than `least`
+/// words, or only one.
+fn split_point(words: &[u32], offsets: &[u32], least: usize) -> Option<(usize, usize)> {
+    let is_function =
+        |&at: &u32| words.get(at as usize).map(|w| w & 0xffff) == Some(Op::Function as u32);
+    let first = offsets.iter().position(is_function)?;
+    let start = offsets[first] as usize;
+    if words.len() - start < least {
+        return None;
+    }
+    let middle = (start + (words.len() - start).div_ceil(2)) as u32;
+    let from = first + 1 + offsets[first + 1..].partition_point(|&at| at < middle);
+    // Else the last function is the second part: larger than the first, but each part
+    // still takes less time than both.
+    let split = match offsets[from..].iter().position(is_function) {
+        Some(i) => from + i,
+        None => first + 1 + offsets[first + 1..from].iter().rposition(is_function)?,
+    };
+    Some((first, split))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many loads on this thread took what [`load_tail`] gathered (the tests' proof
+    /// that a module was loaded in two parts, not again in one).
+    pub(crate) static TAILS_TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// What the load of a module's last functions gathered on a thread of its own
+/// ([`load_tail`]).
+struct Tail {
+    sections: Sections,
+    widths: decode::Widths,
+}
+
+/// Decodes and files the functions at `offsets` (the module's last ones, from an
+/// `OpFunction`) apart from the ones before them, from what the load knew when the first
+/// function started (`seed`: the literal widths, the facts' module-level part). `None`
+/// whenever the load of the whole module in order could have gone otherwise there: an
+/// error of any kind (found again when those words are decoded in order), an instruction
+/// between functions, a result id 0, a literal read without its width, or `stop` set.
+fn load_tail(
+    words: &[u32],
+    offsets: &[u32],
+    header: Header,
+    seed: (decode::Widths, FactsBuilder),
+    mut progress: Progress<'_>,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<Tail> {
+    let (mut widths, facts) = seed;
+    let mut sections = Sections::new(header, true, true);
+    sections.facts = Some(facts);
+    let filed = decode::decode_with(words, offsets, &mut widths, &mut progress, |inst| {
+        !stop.load(std::sync::atomic::Ordering::Relaxed)
+            && (sections.func.is_some() || inst.op == Op::Function)
+            && inst.result_id() != Some(SpvId(0))
+            && sections.push(inst).is_ok()
+            && sections.define_error.is_none()
+    });
+    let whole = filed == Ok(true) && sections.func.is_none() && !widths.read_unknown();
+    whole.then_some(Tail { sections, widths })
 }
 
 impl Module {
@@ -1050,13 +1175,32 @@ impl FactsBuilder {
         }
     }
 
+    /// The module-level part is read (`preamble`): done when the first function starts.
+    fn start_module(&mut self, preamble: &[Inst]) {
+        self.started = true;
+        let m = ModuleFacts::read(preamble);
+        self.opencl_sets = m.ext_sets_of(ExtSet::OpenCl).collect();
+        self.ballot_sets = m.ext_sets_of(ExtSet::AmdShaderBallot).collect();
+    }
+
+    /// Appends the facts of `n` functions gathered by `other` (from the same module-level
+    /// part) as functions `first`, `first + 1`, …
+    fn append(&mut self, first: usize, mut other: FactsBuilder, n: usize) {
+        other.facts.calls.end_before(n);
+        other.facts.global_vars.end_before(n);
+        let f = &mut self.facts;
+        f.calls.append(first, &other.facts.calls, n);
+        f.global_vars.append(first, &other.facts.global_vars, n);
+        f.convergent_op.truncate(first);
+        f.convergent_op.resize(first, false);
+        f.convergent_op
+            .extend(other.facts.convergent_op.iter().take(n));
+    }
+
     /// Function number `index` starts.
     fn start_function(&mut self, index: usize, preamble: &[Inst]) {
         if !self.started {
-            self.started = true;
-            let m = ModuleFacts::read(preamble);
-            self.opencl_sets = m.ext_sets_of(ExtSet::OpenCl).collect();
-            self.ballot_sets = m.ext_sets_of(ExtSet::AmdShaderBallot).collect();
+            self.start_module(preamble);
         }
         self.facts.calls.end_before(index);
         self.facts.global_vars.end_before(index);
@@ -1171,6 +1315,44 @@ impl Sections {
         if let (Some(f), Some(b)) = (self.func.as_mut(), self.block.take()) {
             f.blocks.push(b);
         }
+    }
+
+    /// The facts' builder for the module's last functions loaded apart ([`load_tail`]), as
+    /// this one would be once the first function starts: called there.
+    fn tail_facts(&self) -> FactsBuilder {
+        let mut facts = FactsBuilder::new(self.module.header);
+        if let Some(mine) = &self.facts {
+            facts.global_vars = mine.global_vars.clone();
+        }
+        facts.start_module(&self.module.preamble);
+        facts
+    }
+
+    /// Takes what [`load_tail`] gathered from the functions after the ones filed here, as
+    /// if filed here in order; `widths` are this load's. False, with nothing taken, when
+    /// that could differ: a function left open here, a literal read here without its
+    /// width, or an id both define.
+    fn take_tail(&mut self, tail: Tail, widths: &mut decode::Widths) -> bool {
+        let Tail {
+            sections: tail,
+            widths: tail_widths,
+        } = tail;
+        if self.func.is_some() || self.block.is_some() || widths.read_unknown() {
+            return false;
+        }
+        if !self.module.def_op.take_disjoint(&tail.module.def_op) {
+            return false;
+        }
+        widths.take_new(&tail_widths);
+        let first = self.module.functions.len();
+        let n = tail.module.functions.len();
+        if let (Some(facts), Some(theirs)) = (self.facts.as_mut(), tail.facts) {
+            facts.append(first, theirs, n);
+        }
+        self.module.functions.extend(tail.module.functions);
+        #[cfg(test)]
+        TAILS_TAKEN.with(|n| n.set(n.get() + 1));
+        true
     }
 
     /// Files the next instruction.

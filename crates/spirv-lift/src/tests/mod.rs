@@ -6,6 +6,7 @@
 mod consts;
 mod decode;
 mod spec;
+mod split;
 mod stream;
 mod truncated;
 mod types;
