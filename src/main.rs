@@ -128,8 +128,9 @@ struct Cli {
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
 
-    /// Threads to translate with (default: available cores). One module uses up to two: its
-    /// function bodies are checked on one while they are lowered on the other; the output
+    /// Threads to translate with (default: available cores). One module uses up to two: about
+    /// half of its functions are loaded on each, then its function bodies are checked on one
+    /// while they are lowered on the other; the output
     /// is the same with any number, and `--threads 1` peaks lower in memory on large
     /// modules (the checks' tables and the lowering's live at once). With several inputs,
     /// `--jobs` inputs at a time share them (each gets threads / jobs, at least one).

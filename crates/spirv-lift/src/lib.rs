@@ -157,7 +157,9 @@ impl Options {
     /// How many threads one translation may use: 1 translates on the calling thread
     /// alone (each function body checked just before it is lowered); 2 or more also
     /// checks the function bodies of a module of 256 KiB or more on a second thread while
-    /// the lowering runs (each body is lowered once its checks pass); 0 (the default) means the machine's cores. The output is the same byte for
+    /// the lowering runs (each body is lowered once its checks pass), and loads about half
+    /// of its functions there (when they are 128 KiB or more) while the calling thread
+    /// loads the rest; 0 (the default) means the machine's cores. The output is the same byte for
     /// byte whatever the number; when the module is malformed the error is too (a check's
     /// error comes before any lowering error, as with one thread), but
     /// [`translate_to_writer`] may have written part of the text before it. Today no
