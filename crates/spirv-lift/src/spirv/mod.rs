@@ -1331,13 +1331,18 @@ impl Sections {
     /// Takes what [`load_tail`] gathered from the functions after the ones filed here, as
     /// if filed here in order; `widths` are this load's. False, with nothing taken, when
     /// that could differ: a function left open here, a literal read here without its
-    /// width, or an id both define.
+    /// width, an id defined twice here (which may have changed a module-level id's
+    /// literal width, which the other part decoded with), or an id both define.
     fn take_tail(&mut self, tail: Tail, widths: &mut decode::Widths) -> bool {
         let Tail {
             sections: tail,
             widths: tail_widths,
         } = tail;
-        if self.func.is_some() || self.block.is_some() || widths.read_unknown() {
+        if self.func.is_some()
+            || self.block.is_some()
+            || self.define_error.is_some()
+            || widths.read_unknown()
+        {
             return false;
         }
         if !self.module.def_op.take_disjoint(&tail.module.def_op) {

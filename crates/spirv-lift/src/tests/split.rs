@@ -75,6 +75,15 @@ fn a_module_loaded_in_two_parts_translates_as_in_one() {
             false,
         ),
         (
+            // A module-level id defined again in a body may change the width of the
+            // literals read with it, which the second part read from before.
+            "a module-level id defined again in the first part",
+            base.replace("%a1_3 = ", "%c3 = "),
+            None,
+            Some("defined more than once"),
+            false,
+        ),
+        (
             "an id defined twice in the second part",
             base.replace(&format!("%a{last}_3 = "), &format!("%a{}_3 = ", last - 1)),
             None,
