@@ -552,9 +552,11 @@ fn translate_one(
     drop(bytes);
     let words = mapped.as_ref().map_or(&read[..], Mapped::words);
     // A mapped file truncated while it was translated: whatever the translation made of
-    // the zeros read in place of its words is not output.
+    // the zeros read in place of its words is not output, and an error it found in them
+    // is the truncation (those of the last page read with no fault: `Mapped::shrunk`).
     let unchanged = |result: std::result::Result<Translated, Failed>| {
-        if mapped.as_ref().is_some_and(Mapped::changed) {
+        let cut = |m: &Mapped| m.changed() || (result.is_err() && m.shrunk());
+        if mapped.as_ref().is_some_and(cut) {
             return Err(Failed::from(format!(
                 "{name}: the file was truncated while it was translated; nothing was written"
             )));

@@ -37,6 +37,8 @@ pub(crate) struct Mapped {
     slot: usize,
     ptr: *mut libc::c_void,
     bytes: usize,
+    /// The file, kept open to ask its size again ([`Mapped::shrunk`]).
+    file: std::fs::File,
 }
 
 // SAFETY: the mapping is read-only and lives until `Mapped` is dropped; reading it and
@@ -82,7 +84,12 @@ impl Mapped {
         let start = ptr as usize;
         SLOTS[slot].end.store(start + bytes, Ordering::Release);
         SLOTS[slot].start.store(start, Ordering::Release);
-        let mapped = Mapped { slot, ptr, bytes };
+        let mapped = Mapped {
+            slot,
+            ptr,
+            bytes,
+            file,
+        };
         // Dropped (unmapped) unless it is a SPIR-V binary in this byte order.
         (mapped.words().first() == Some(&MAGIC)).then_some(mapped)
     }
@@ -120,6 +127,14 @@ impl Mapped {
     /// zeros in place of its words).
     pub(crate) fn changed(&self) -> bool {
         SLOTS[self.slot].changed.load(Ordering::Acquire)
+    }
+
+    /// Whether the file is shorter now than when it was mapped. A file cut in the middle
+    /// of a page reads zeros from there to the page's end with no fault (only pages
+    /// wholly past the end fault): a translation that fails on those zeros before it
+    /// reads further did not see [`Mapped::changed`], and asks this.
+    pub(crate) fn shrunk(&self) -> bool {
+        (self.file.metadata()).is_ok_and(|m| m.len() < self.bytes as u64)
     }
 }
 
