@@ -2,7 +2,9 @@
 //!
 //! Most instructions of a module (ids, literals, strings, constants, loads and stores,
 //! branches, switches) are decoded here directly from the grammar's operand list, with a
-//! dense opcode table and a dense per-id literal-width table. An instruction this decoder
+//! dense opcode table and a dense per-id literal-width table; those whose operands are
+//! each one word, from a shape of the opcode made once ([`Shape`]), without walking the
+//! grammar. An instruction this decoder
 //! does not read itself (one with a decoration, execution mode, image or loop operand, an
 //! `OpSpecConstantOp`, an enumerant it does not know, or anything malformed) goes to
 //! rspirv's parser on its own: those operands do not depend on other instructions, so
@@ -139,27 +141,199 @@ impl Widths {
 }
 
 /// Per opcode number: the first grammar entry with that number (what rspirv's
-/// `lookup_opcode` finds) and whether this decoder reads it.
+/// `lookup_opcode` finds) and whether this decoder reads it; and the opcodes this decoder
+/// reads whose operands are each one word, their [`Shape`].
 struct Table {
     entries: Vec<Option<(&'static Grammar<'static>, bool)>>,
+    shapes: Vec<Option<Shape>>,
+}
+
+/// An operand of one word, as [`fast`] reads its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Word {
+    Id,
+    Scope,
+    Semantics,
+    Literal,
+    ExtInst,
+}
+
+impl Word {
+    fn of(kind: K) -> Option<Word> {
+        Some(match kind {
+            K::IdRef => Word::Id,
+            K::IdScope => Word::Scope,
+            K::IdMemorySemantics => Word::Semantics,
+            K::LiteralInteger | K::LiteralFloat => Word::Literal,
+            K::LiteralExtInstInteger => Word::ExtInst,
+            _ => return None,
+        })
+    }
+
+    fn operand(self, w: u32) -> Operand {
+        match self {
+            Word::Id => Operand::IdRef(w),
+            Word::Scope => Operand::IdScope(w),
+            Word::Semantics => Operand::IdMemorySemantics(w),
+            Word::Literal => Operand::LiteralBit32(w),
+            Word::ExtInst => Operand::LiteralExtInstInteger(w),
+        }
+    }
+}
+
+/// What comes after an opcode's fixed operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tail {
+    /// Nothing.
+    None,
+    /// An optional operand (and maybe more): only its absence is read by shape.
+    Optional,
+    /// Any number of one-word operands of one kind.
+    Many(Word),
+    /// Any number of pairs of ids (`OpPhi`).
+    Pairs,
+    /// Optional memory operands (`OpLoad`, `OpStore`): read by shape when absent, or when
+    /// only `Aligned` among them takes a parameter.
+    Memory,
+}
+
+/// The words of memory operands whose mask is `mask`, if only `Aligned` among its bits
+/// takes a parameter (`Volatile`, `Aligned`, `Nontemporal`: what compilers write).
+fn memory_words(mask: u32) -> Option<usize> {
+    use ::spirv::MemoryAccess as M;
+    let m = M::from_bits(mask)?;
+    (M::VOLATILE | M::ALIGNED | M::NONTEMPORAL)
+        .contains(m)
+        .then(|| 1 + usize::from(m.contains(M::ALIGNED)))
+}
+
+/// The most fixed operands a [`Shape`] has (`OpAtomicCompareExchange` has six).
+const SHAPE_FIXED: usize = 6;
+
+/// An opcode whose operands, after its result type and id, are a few of one word each
+/// ([`Word`]), then maybe a [`Tail`]. An instruction of such an opcode whose word count
+/// fits is decoded from the shape, one operand per word, without walking the grammar: the
+/// same operands [`fast`] reads (most instructions of a function body: arithmetic,
+/// loads and stores with no memory operands or only `Volatile`, `Aligned` and
+/// `Nontemporal`, access chains, calls, branches, phis, extended instructions, atomics
+/// and barriers). Any other word count goes to [`fast`], which reads an optional operand
+/// or reports the error. On the 3,000-kernel module this is 2.7 % fewer instructions for
+/// the whole translation (callgrind, 1,813 M -> 1,765 M with one thread).
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    has_type: bool,
+    has_id: bool,
+    fixed: [Word; SHAPE_FIXED],
+    n: u8,
+    tail: Tail,
+}
+
+impl Shape {
+    fn of(g: &Grammar<'_>) -> Option<Shape> {
+        let mut ops = g.operands.iter().peekable();
+        let has_type = ops
+            .next_if(|o| o.kind == K::IdResultType && o.quantifier == Q::One)
+            .is_some();
+        let has_id = ops
+            .next_if(|o| o.kind == K::IdResult && o.quantifier == Q::One)
+            .is_some();
+        let mut shape = Shape {
+            has_type,
+            has_id,
+            fixed: [Word::Id; SHAPE_FIXED],
+            n: 0,
+            tail: Tail::None,
+        };
+        while let Some(o) = ops.next() {
+            match o.quantifier {
+                Q::One => {
+                    let slot = shape.fixed.get_mut(usize::from(shape.n))?;
+                    *slot = Word::of(o.kind)?;
+                    shape.n += 1;
+                }
+                // `fast` stops at an optional operand with no words left, whatever follows.
+                Q::ZeroOrOne => {
+                    shape.tail = match o.kind {
+                        K::MemoryAccess if ops.peek().is_none() => Tail::Memory,
+                        _ => Tail::Optional,
+                    };
+                    break;
+                }
+                Q::ZeroOrMore => {
+                    shape.tail = match o.kind {
+                        K::PairIdRefIdRef => Tail::Pairs,
+                        kind => Tail::Many(Word::of(kind)?),
+                    };
+                    if ops.peek().is_some() {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(shape)
+    }
+
+    /// The instruction of opcode `op` at word `at` whose words after the first are
+    /// `words`, if their count fits the shape.
+    fn decode(&self, op: Op, words: &[u32], at: usize) -> Option<Inst> {
+        let head = usize::from(self.has_type) + usize::from(self.has_id);
+        let n = usize::from(self.n);
+        let rest = words.len().checked_sub(head + n)?;
+        let fits = match self.tail {
+            Tail::None | Tail::Optional => rest == 0,
+            Tail::Many(_) => true,
+            Tail::Pairs => rest % 2 == 0,
+            Tail::Memory => rest == 0 || Some(rest) == memory_words(words[head + n]),
+        };
+        if !fits {
+            return None;
+        }
+        let result_type = self.has_type.then(|| super::SpvTypeId(words[0]));
+        let result_id = self.has_id.then(|| SpvId(words[head - 1]));
+        let many = match self.tail {
+            Tail::Many(w) => w,
+            _ => Word::Id,
+        };
+        let operands = words[head..].iter().enumerate().map(|(i, &w)| {
+            if self.tail == Tail::Memory && i >= n {
+                return match i - n {
+                    // Known bits: `memory_words` read them.
+                    0 => Operand::MemoryAccess(::spirv::MemoryAccess::from_bits_retain(w)),
+                    _ => Operand::LiteralBit32(w),
+                };
+            }
+            let kind = self.fixed.get(i).filter(|_| i < n).copied().unwrap_or(many);
+            kind.operand(w)
+        });
+        Some(Inst::new(
+            op,
+            at as u32,
+            result_type,
+            result_id,
+            operands.collect(),
+        ))
+    }
 }
 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut entries: Vec<Option<(&'static Grammar<'static>, bool)>> = Vec::new();
+        let mut shapes = Vec::new();
         for g in rspirv::grammar::INSTRUCTION_TABLE.iter() {
             let n = g.opcode as usize;
             if entries.len() <= n {
                 entries.resize(n + 1, None);
+                shapes.resize(n + 1, None);
             }
             if entries[n].is_none() {
                 let fast = g.operands.iter().all(|o| fast_kind(o.kind))
                     || matches!(g.opcode, Op::Constant | Op::SpecConstant | Op::Switch);
                 entries[n] = Some((g, fast));
+                shapes[n] = Shape::of(g).filter(|_| fast);
             }
         }
-        Table { entries }
+        Table { entries, shapes }
     })
 }
 
@@ -598,16 +772,19 @@ pub(super) fn decode_one(words: &[u32], at: usize, widths: &Widths) -> Result<In
             },
         ));
     };
-    let entry = table()
-        .entries
-        .get((first & 0xffff) as usize)
-        .copied()
-        .flatten();
+    let table = table();
+    let number = (first & 0xffff) as usize;
+    let entry = table.entries.get(number).copied().flatten();
     match entry {
-        Some((g, true)) => match fast(g, body, widths, at) {
-            Ok(inst) => Ok(inst),
-            Err(Miss::Delegate) => alone(words, at, count),
-            Err(Miss::Error(msg)) => Err(decode_error(words, at, ErrorKind::Decode(msg.into()))),
+        Some((g, true)) => match table.shapes[number].and_then(|s| s.decode(g.opcode, body, at)) {
+            Some(inst) => Ok(inst),
+            None => match fast(g, body, widths, at) {
+                Ok(inst) => Ok(inst),
+                Err(Miss::Delegate) => alone(words, at, count),
+                Err(Miss::Error(msg)) => {
+                    Err(decode_error(words, at, ErrorKind::Decode(msg.into())))
+                }
+            },
         },
         _ => alone(words, at, count),
     }
@@ -808,6 +985,88 @@ fn strip_positions(msg: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::strip_positions;
+
+    /// Every instruction an opcode's [`super::Shape`] decodes is the one the grammar walk
+    /// ([`super::fast`]) reads from the same words: for every such opcode, every word
+    /// count from none to four past its fixed operands, and words of several patterns.
+    #[test]
+    fn shapes_decode_what_the_grammar_walk_reads() {
+        let header = super::Header {
+            version: (1, 6),
+            bound: 64,
+            dense_ids: true,
+        };
+        let widths = super::Widths::new(header);
+        let table = super::table();
+        let (mut shaped, mut opcodes) = (0, 0);
+        let mut seen = std::collections::BTreeSet::new();
+        for (number, shape) in table.shapes.iter().enumerate() {
+            let Some(shape) = shape else { continue };
+            let Some((g, true)) = table.entries[number] else {
+                panic!("opcode {number} has a shape but is not read here");
+            };
+            opcodes += 1;
+            let most = usize::from(shape.has_type) + usize::from(shape.has_id);
+            let most = most + usize::from(shape.n) + 4;
+            for len in 0..=most {
+                for pattern in 0..8u32 {
+                    let words: Vec<u32> = (0..len as u32)
+                        .map(|i| match pattern {
+                            0 => 0,
+                            1 => i + 1,
+                            2 => 0xffff_ffff - i,
+                            3 => (i + 7).wrapping_mul(0x9e37_79b9),
+                            // Memory-operand masks: Aligned, Volatile|Aligned, Nontemporal,
+                            // MakePointerAvailable (read by the grammar walk only).
+                            4 => 2,
+                            5 => 3,
+                            6 => 4,
+                            _ => 8,
+                        })
+                        .collect();
+                    let Some(inst) = shape.decode(g.opcode, &words, 40) else {
+                        continue;
+                    };
+                    shaped += 1;
+                    seen.insert(g.opcode as u32);
+                    match super::fast(g, &words, &widths, 40) {
+                        Ok(walked) => assert_eq!(inst, walked, "{} {words:?}", g.opname),
+                        Err(_) => panic!("{} {words:?}: the grammar walk refuses it", g.opname),
+                    }
+                }
+            }
+        }
+        // The body instructions that matter are shaped (a table that shaped nothing
+        // would pass the loop above).
+        use ::spirv::Op;
+        for op in [
+            Op::IAdd,
+            Op::Load,
+            Op::Store,
+            Op::AccessChain,
+            Op::InBoundsPtrAccessChain,
+            Op::Phi,
+            Op::ExtInst,
+            Op::FunctionCall,
+            Op::Branch,
+            Op::BranchConditional,
+            Op::Return,
+            Op::Label,
+            Op::CompositeExtract,
+            Op::AtomicIAdd,
+            Op::ControlBarrier,
+        ] {
+            assert!(seen.contains(&(op as u32)), "{op:?} is not shaped");
+        }
+        // With memory operands (`OpLoad` of 5 words: type, id, pointer, Aligned, 4).
+        let load = table.shapes[Op::Load as usize].expect("OpLoad is shaped");
+        let aligned = load.decode(Op::Load, &[1, 2, 3, 2, 4], 40);
+        assert!(aligned.is_some(), "an aligned load is shaped");
+        assert!(
+            opcodes > 300 && shaped > 3000,
+            "{opcodes} opcodes, {shaped} shaped"
+        );
+    }
 
     #[test]
     fn opcode_lookup_is_the_spirv_crates() {
