@@ -23,8 +23,10 @@
 # accepts: "kernels" (llvm-spirv), "shaders" (naga).
 # Printed per input: mean wall time ± σ, user+system CPU time (steadier than wall on a
 # shared machine), wall-time ratios to spirv-dis, dis-raw and llvm-spirv-15 -r, MB/s
-# (input MB = 10^6 bytes), peak RSS and RSS / input size; then the issue's targets with
-# PASS/FAIL (issue 20's). Only bash, awk, hyperfine and GNU time are needed.
+# (input MB = 10^6 bytes), peak RSS and RSS / input size; for a module in (a), also
+# --threads 1 against --threads 2 run in alternation (the threads target's figure: each
+# hyperfine series runs apart from the others); then the issue's targets with PASS/FAIL
+# (issue 20's). Only bash, awk, hyperfine and GNU time are needed.
 #
 # Usage: scripts/bench.sh [--large DIR] [--only GLOB] [--module FILE]... [--no-large]
 #                         [--no-corpus] [--no-naga] [--min-runs N] [--max-runs N]
@@ -55,7 +57,7 @@ while (($# > 0)); do
         --min-runs) min_runs=$2; shift 2 ;;
         --max-runs) max_runs=$2; shift 2 ;;
         --module) modules+=("$2"); shift 2 ;;
-        -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -177,6 +179,35 @@ compare() {
         }' "$work/rss.txt" "$work/h.csv"
 }
 
+# interleave LABEL: --threads 1 and --threads 2 ($work/run.spirv-lift.sh and
+# run.lift-t2.sh) timed in alternation, max(min-runs, max-runs) pairs, the order swapped
+# every pair; prints both medians and their ratio, and records the ratio for the targets.
+# hyperfine times each tool in a series of its own, minutes apart on a large module, so a
+# noisy minute on a shared machine moves its ratio by more than the threads do
+# (glsl-50MB: 0.78x in series against 1.31x in alternation, 2026-12-07).
+interleave() {
+    local label=$1 i k n=$((max_runs > min_runs ? max_runs : min_runs)) start end
+    : >"$work/il.spirv-lift"
+    : >"$work/il.lift-t2"
+    for ((i = 0; i < n; i++)); do
+        for k in 0 1; do
+            local t=spirv-lift
+            (((i + k) % 2 == 1)) && t=lift-t2
+            start=$(date +%s%N)
+            bash "$work/run.$t.sh" >/dev/null 2>&1
+            end=$(date +%s%N)
+            echo $(((end - start) / 1000)) >>"$work/il.$t"
+        done
+    done
+    local m1 m2
+    m1=$(sort -n "$work/il.spirv-lift" | awk '{ v[NR] = $1 } END { print (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }')
+    m2=$(sort -n "$work/il.lift-t2" | awk '{ v[NR] = $1 } END { print (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }')
+    awk -v a="$m1" -v b="$m2" -v n="$n" -v label="$label" -v results="$work/results" 'BEGIN {
+        printf "threads, %d alternating pairs, medians: --threads 1 %.4f s, --threads 2 %.4f s: %.2fx\n", n, a / 1e6, b / 1e6, a / b
+        printf "INTERLEAVED|%s|%.6f\n", label, a / b >> results
+    }'
+}
+
 # prepare NAME TOOL LISTFILE: writes $work/run.NAME.sh (one command per input) and returns
 # 0 if TOOL accepts every input (recording the peak RSS), 1 otherwise.
 prepare() {
@@ -220,6 +251,9 @@ if ((do_large || ${#modules[@]} > 0)); then
             fi
         done
         compare "$(basename "$f" .spv)" "$(stat -c %s "$f")" "${ok[@]}"
+        if [[ " ${ok[*]} " == *" spirv-lift "* && " ${ok[*]} " == *" lift-t2 "* ]]; then
+            interleave "$(basename "$f" .spv)"
+        fi
         rm -rf "$work/out"
     done
 fi
@@ -286,6 +320,7 @@ echo "   input from 5 MB up; s/MB at the largest size <= 1.1x that at the smalle
 awk -F'|' '
     function verdict(ok) { return ok ? "PASS" : "FAIL" }
     $1 == "RESULT" { t[$2, $3] = $4; b[$2] = $6; r[$2, $3] = $7; c[$2, $3] = $8; order[++n] = $2 }
+    $1 == "INTERLEAVED" { il[$2] = $3 }
     END {
         for (i = 1; i <= n; i++) {
             l = order[i]
@@ -299,7 +334,10 @@ awk -F'|' '
                 line = line sprintf("  %.3fx dis %s", x / t[l, "spirv-dis"], verdict(x <= 0.25 * t[l, "spirv-dis"]))
             if ((l, "dis-raw") in t)
                 line = line sprintf("  %.3fx dis-raw", x / t[l, "dis-raw"])
-            if ((l, "lift-t2") in t)
+            # The alternating runs ("interleave") decide; the series are shown beside them.
+            if (l in il)
+                line = line sprintf("  threads 2 %.2fx %s (%.2fx in series)", il[l], verdict(il[l] >= 1.7), x / t[l, "lift-t2"])
+            else if ((l, "lift-t2") in t)
                 line = line sprintf("  threads 2 %.2fx %s", x / t[l, "lift-t2"], verdict(x >= 1.7 * t[l, "lift-t2"]))
             if (r[l, "spirv-lift"] > 0 && b[l] >= 5e6) {
                 line = line sprintf("  RSS %.2fx", r[l, "spirv-lift"] * 1024 / b[l])
