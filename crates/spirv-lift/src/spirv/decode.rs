@@ -719,10 +719,9 @@ pub(super) fn decode_each(
     offsets: &[u32],
     header: Header,
     mut progress: crate::progress::Progress<'_>,
-    each: impl FnMut(Inst),
+    mut each: impl FnMut(Inst),
 ) -> Result<Widths, Error> {
     let mut widths = Widths::new(header);
-    let mut each = each;
     decode_with(words, offsets, &mut widths, &mut progress, |inst| {
         each(inst);
         true

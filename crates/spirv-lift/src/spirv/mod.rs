@@ -1148,6 +1148,7 @@ struct Sections {
 /// the load pass files each body instruction, so that neither the checks nor the
 /// lowering need a body decoded for them, and the lowering can start before the checks
 /// of the bodies end (`Options::threads`).
+#[derive(Clone)]
 struct FactsBuilder {
     facts: Facts,
     /// The module-level `OpVariable`s (all of them once the first function starts).
@@ -1191,10 +1192,12 @@ impl FactsBuilder {
         let f = &mut self.facts;
         f.calls.append(first, &other.facts.calls, n);
         f.global_vars.append(first, &other.facts.global_vars, n);
-        f.convergent_op.truncate(first);
-        f.convergent_op.resize(first, false);
-        f.convergent_op
-            .extend(other.facts.convergent_op.iter().take(n));
+        // One entry per function started, and every function started here and there ended.
+        debug_assert_eq!(
+            (f.convergent_op.len(), other.facts.convergent_op.len()),
+            (first, n)
+        );
+        f.convergent_op.extend(other.facts.convergent_op);
     }
 
     /// Function number `index` starts.
@@ -1317,15 +1320,16 @@ impl Sections {
         }
     }
 
-    /// The facts' builder for the module's last functions loaded apart ([`load_tail`]), as
-    /// this one would be once the first function starts: called there.
-    fn tail_facts(&self) -> FactsBuilder {
-        let mut facts = FactsBuilder::new(self.module.header);
-        if let Some(mine) = &self.facts {
-            facts.global_vars = mine.global_vars.clone();
+    /// The facts' builder for the module's last functions loaded apart ([`load_tail`]):
+    /// this one, started on the module-level part (called when the first function starts,
+    /// before any is filed here).
+    fn tail_facts(&mut self) -> FactsBuilder {
+        let header = self.module.header;
+        let facts = self.facts.get_or_insert_with(|| FactsBuilder::new(header));
+        if !facts.started {
+            facts.start_module(&self.module.preamble);
         }
-        facts.start_module(&self.module.preamble);
-        facts
+        facts.clone()
     }
 
     /// Takes what [`load_tail`] gathered from the functions after the ones filed here, as
