@@ -110,6 +110,16 @@ impl Widths {
         }
     }
 
+    /// [`Widths::track`] for an instruction read in place (not a type: [`scan_one`]).
+    fn track_scan(&mut self, scan: &Scan<'_>) {
+        if let (Some(rid), Some(t)) = (scan.result_id(), scan.result_type()) {
+            let w = self.get(t.0);
+            if w != Width::Unknown {
+                self.set(rid.0, w);
+            }
+        }
+    }
+
     /// Records what rspirv's `TypeTracker::track` records for `inst`.
     fn track(&mut self, inst: &Inst) {
         let Some(rid) = inst.result_id() else { return };
@@ -273,21 +283,48 @@ impl Shape {
         Some(shape)
     }
 
-    /// The instruction of opcode `op` at word `at` whose words after the first are
-    /// `words`, if their count fits the shape.
-    fn decode(&self, op: Op, words: &[u32], at: usize) -> Option<Inst> {
-        let head = usize::from(self.has_type) + usize::from(self.has_id);
+    /// The words of the result type and id.
+    fn head(&self) -> usize {
+        usize::from(self.has_type) + usize::from(self.has_id)
+    }
+
+    /// Whether `words`, an instruction's words after the first, fit the shape.
+    fn fits(&self, words: &[u32]) -> bool {
+        let head = self.head();
         let n = usize::from(self.n);
-        let rest = words.len().checked_sub(head + n)?;
-        let fits = match self.tail {
+        let Some(rest) = words.len().checked_sub(head + n) else {
+            return false;
+        };
+        match self.tail {
             Tail::None | Tail::Optional => rest == 0,
             Tail::Many(_) => true,
             Tail::Pairs => rest % 2 == 0,
             Tail::Memory => rest == 0 || Some(rest) == memory_words(words[head + n]),
-        };
-        if !fits {
+        }
+    }
+
+    /// The kind of operand `i` (after the result type and id) of an instruction that
+    /// fits: `None` for a word that is not an operand of its own (a memory operand).
+    fn kind(&self, i: usize) -> Option<Word> {
+        let n = usize::from(self.n);
+        if i < n {
+            return Some(self.fixed[i]);
+        }
+        match self.tail {
+            Tail::Many(w) => Some(w),
+            Tail::Pairs => Some(Word::Id),
+            Tail::None | Tail::Optional | Tail::Memory => None,
+        }
+    }
+
+    /// The instruction of opcode `op` at word `at` whose words after the first are
+    /// `words`, if their count fits the shape.
+    fn decode(&self, op: Op, words: &[u32], at: usize) -> Option<Inst> {
+        if !self.fits(words) {
             return None;
         }
+        let head = self.head();
+        let n = usize::from(self.n);
         let result_type = self.has_type.then(|| super::SpvTypeId(words[0]));
         let result_id = self.has_id.then(|| SpvId(words[head - 1]));
         let many = match self.tail {
@@ -313,6 +350,83 @@ impl Shape {
             operands.collect(),
         ))
     }
+}
+
+/// A function-body instruction read in place, by its opcode's [`Shape`], without
+/// building an [`Inst`]: what the load pass needs of most body instructions (their
+/// result id, the ids they use, their first operand), which the checks and the lowering
+/// decode again anyway. Exactly the instruction [`decode_one`] would decode there.
+#[derive(Clone, Copy)]
+pub(super) struct Scan<'a> {
+    pub(super) op: Op,
+    /// The word of the instruction's first word.
+    pub(super) at: usize,
+    shape: &'static Shape,
+    /// The words after the first.
+    words: &'a [u32],
+}
+
+impl Scan<'_> {
+    pub(super) fn result_type(&self) -> Option<super::SpvTypeId> {
+        self.shape.has_type.then(|| super::SpvTypeId(self.words[0]))
+    }
+
+    pub(super) fn result_id(&self) -> Option<SpvId> {
+        (self.shape.has_id).then(|| SpvId(self.words[usize::from(self.shape.has_type)]))
+    }
+
+    /// Operand 0 (after the result type and id), if it is an id ([`Inst::id`]`(0)`).
+    pub(super) fn first_id(&self) -> Option<SpvId> {
+        match self.shape.kind(0)? {
+            Word::Id | Word::Scope | Word::Semantics => {
+                self.words.get(self.shape.head()).map(|&w| SpvId(w))
+            }
+            Word::Literal | Word::ExtInst => None,
+        }
+    }
+
+    /// The result type and every id operand, in order ([`Inst::used_ids`]).
+    pub(super) fn used_ids(&self) -> impl Iterator<Item = SpvId> + '_ {
+        let head = self.shape.head();
+        let operands = self.words[head..].iter().enumerate();
+        self.result_type().map(SpvId::from).into_iter().chain(
+            operands
+                .filter(|&(i, _)| {
+                    matches!(
+                        self.shape.kind(i),
+                        Some(Word::Id | Word::Scope | Word::Semantics)
+                    )
+                })
+                .map(|(_, &w)| SpvId(w)),
+        )
+    }
+
+    /// Where the instruction is, as [`Inst::location`] says.
+    pub(super) fn location(&self) -> Location {
+        Location {
+            word: Some(self.at),
+            opcode: Some(op_name(self.op)),
+            result_id: self.result_id().map(u32::from),
+        }
+    }
+}
+
+/// The instruction at word `at` as a [`Scan`], if it has a shape that its words fit and
+/// it is not a type (whose widths [`Widths::track`] reads from its operands).
+fn scan_one(words: &[u32], at: usize) -> Option<Scan<'_>> {
+    let first = *words.get(at)?;
+    let count = (first >> 16) as usize;
+    let body = words.get(at + 1..at + count)?;
+    let number = (first & 0xffff) as usize;
+    let table = table();
+    let shape = table.shapes.get(number)?.as_ref()?;
+    let (g, _) = table.entries[number]?;
+    (!g.opcode.is_type() && shape.fits(body)).then_some(Scan {
+        op: g.opcode,
+        at,
+        shape,
+        words: body,
+    })
 }
 
 fn table() -> &'static Table {
@@ -732,6 +846,7 @@ pub(super) fn decode_each(
 /// As [`decode_each`], from the literal widths known so far (`widths`, which it updates):
 /// a run of a module's instructions, the ones before it decoded with `widths` too. Stops
 /// early, with `Ok(false)`, when `each` returns false.
+#[cfg(any(test, feature = "fuzzing"))]
 pub(super) fn decode_with(
     words: &[u32],
     offsets: &[u32],
@@ -745,6 +860,53 @@ pub(super) fn decode_with(
         widths.note_reads(&inst, at);
         widths.track(&inst);
         if !each(inst) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// What [`read_with`] hands over: an instruction read in place, or decoded.
+pub(super) enum Read<'a> {
+    Scanned(Scan<'a>),
+    Decoded(Inst),
+}
+
+/// What [`read_with`] does after handing over an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Flow {
+    Next,
+    Stop,
+    /// (For a [`Read::Scanned`] one.) Decode it and hand it over again, as
+    /// [`Read::Decoded`]; nothing was done with it.
+    Decode,
+}
+
+/// As [`decode_with`], handing over each instruction that has a shape its words fit as
+/// a [`Scan`] first: only when `each` answers [`Flow::Decode`] is it decoded.
+pub(super) fn read_with(
+    words: &[u32],
+    offsets: &[u32],
+    widths: &mut Widths,
+    progress: &mut crate::progress::Progress<'_>,
+    mut each: impl FnMut(Read<'_>) -> Flow,
+) -> Result<bool, Error> {
+    for at in offsets.iter().map(|&o| o as usize) {
+        progress.read_upto(at);
+        if let Some(scan) = scan_one(words, at) {
+            match each(Read::Scanned(scan)) {
+                Flow::Next => {
+                    widths.track_scan(&scan);
+                    continue;
+                }
+                Flow::Stop => return Ok(false),
+                Flow::Decode => {}
+            }
+        }
+        let inst = decode_one(words, at, widths)?;
+        widths.note_reads(&inst, at);
+        widths.track(&inst);
+        if each(Read::Decoded(inst)) != Flow::Next {
             return Ok(false);
         }
     }
@@ -1032,6 +1194,21 @@ mod tests {
                         Ok(walked) => assert_eq!(inst, walked, "{} {words:?}", g.opname),
                         Err(_) => panic!("{} {words:?}: the grammar walk refuses it", g.opname),
                     }
+                    // Read in place, it says what the decoded instruction says.
+                    assert!(shape.fits(&words));
+                    let scan = super::Scan {
+                        op: g.opcode,
+                        at: 40,
+                        shape,
+                        words: &words,
+                    };
+                    let what = || format!("{} {words:?}", g.opname);
+                    assert_eq!(scan.result_type(), inst.result_type(), "{}", what());
+                    assert_eq!(scan.result_id(), inst.result_id(), "{}", what());
+                    assert_eq!(scan.first_id(), inst.id(0).ok(), "{}", what());
+                    let used: Vec<_> = scan.used_ids().collect();
+                    assert_eq!(used, inst.used_ids().collect::<Vec<_>>(), "{}", what());
+                    assert_eq!(scan.location(), inst.location(), "{}", what());
                 }
             }
         }

@@ -466,12 +466,27 @@ fn load_with(
     let mut structure: Result<(), Error> = Ok(());
     let mut widths = decode::Widths::new(header);
     let mut progress = read.reader();
-    let file = |structure: &mut Result<(), Error>, sections: &mut Sections, inst| {
-        if structure.is_ok() {
-            *structure = sections.push(inst);
+    // A body instruction with a shape is filed as it lies in the words (`Sections::scan`),
+    // not decoded: the checks and the lowering decode it again.
+    fn file(
+        structure: &mut Result<(), Error>,
+        sections: &mut Sections,
+        read: decode::Read<'_>,
+    ) -> decode::Flow {
+        match read {
+            decode::Read::Scanned(scan) => {
+                if structure.is_ok() && !sections.scan(&scan) {
+                    return decode::Flow::Decode;
+                }
+            }
+            decode::Read::Decoded(inst) => {
+                if structure.is_ok() {
+                    *structure = sections.push(inst);
+                }
+            }
         }
-        true
-    };
+        decode::Flow::Next
+    }
     // With a second thread, the functions after `split` are decoded on it while this one
     // decodes the ones before; what it gathered is taken if it found nothing amiss, else
     // this thread decodes them again as if alone (`load_tail`).
@@ -481,7 +496,7 @@ fn load_with(
     let mut rest = &offsets[..];
     if let Some((first_function, split)) = split {
         let ahead = &offsets[..first_function];
-        decode::decode_with(words, ahead, &mut widths, &mut progress, |i| {
+        decode::read_with(words, ahead, &mut widths, &mut progress, |i| {
             file(&mut structure, &mut sections, i)
         })?;
         let (head, tail) = (&offsets[first_function..split], &offsets[split..]);
@@ -496,7 +511,7 @@ fn load_with(
                     let at = tail.first().map_or(0, |&w| w as usize);
                     load_tail(words, tail, header, seed, read.reader_at(at), stop)
                 });
-            let head = decode::decode_with(words, head, &mut widths, &mut progress, |i| {
+            let head = decode::read_with(words, head, &mut widths, &mut progress, |i| {
                 file(&mut structure, &mut sections, i)
             });
             // A decoding error here is the load's: the other thread need not go on.
@@ -517,7 +532,7 @@ fn load_with(
             rest = &[];
         }
     }
-    decode::decode_with(words, rest, &mut widths, &mut progress, |i| {
+    decode::read_with(words, rest, &mut widths, &mut progress, |i| {
         file(&mut structure, &mut sections, i)
     })?;
     structure?;
@@ -615,12 +630,29 @@ fn load_tail(
     let (mut widths, facts) = seed;
     let mut sections = Sections::new(header, true, true);
     sections.facts = Some(facts);
-    let filed = decode::decode_with(words, offsets, &mut widths, &mut progress, |inst| {
-        !stop.load(std::sync::atomic::Ordering::Relaxed)
-            && (sections.func.is_some() || inst.op == Op::Function)
-            && inst.result_id() != Some(SpvId(0))
-            && sections.push(inst).is_ok()
-            && sections.define_error.is_none()
+    let filed = decode::read_with(words, offsets, &mut widths, &mut progress, |read| {
+        let go_on = match read {
+            _ if stop.load(std::sync::atomic::Ordering::Relaxed) => false,
+            decode::Read::Scanned(scan) => {
+                if scan.result_id() == Some(SpvId(0)) {
+                    false
+                } else if !sections.scan(&scan) {
+                    return decode::Flow::Decode;
+                } else {
+                    sections.define_error.is_none()
+                }
+            }
+            decode::Read::Decoded(inst) => {
+                (sections.func.is_some() || inst.op == Op::Function)
+                    && inst.result_id() != Some(SpvId(0))
+                    && sections.push(inst).is_ok()
+                    && sections.define_error.is_none()
+            }
+        };
+        match go_on {
+            true => decode::Flow::Next,
+            false => decode::Flow::Stop,
+        }
     });
     let whole = filed == Ok(true) && sections.func.is_none() && !widths.read_unknown();
     whole.then_some(Tail { sections, widths })
@@ -1211,18 +1243,18 @@ impl FactsBuilder {
     }
 
     /// An instruction of the current function's blocks (its OpenCL literals fixed up).
-    fn body_inst(&mut self, inst: &Inst) {
-        if inst.op == Op::FunctionCall
-            && let Ok(callee) = inst.id(0)
+    fn body(&mut self, op: Op, first_id: Option<SpvId>, used: impl Iterator<Item = SpvId>) {
+        if op == Op::FunctionCall
+            && let Some(callee) = first_id
         {
             self.facts.calls.push(callee);
         }
-        let convergent = opclass::is_convergent(inst.op)
-            || (inst.op == Op::ExtInst && inst.id(0).is_ok_and(|s| self.ballot_sets.contains(&s)));
+        let convergent = opclass::is_convergent(op)
+            || (op == Op::ExtInst && first_id.is_some_and(|s| self.ballot_sets.contains(&s)));
         if convergent && let Some(c) = self.facts.convergent_op.last_mut() {
             *c = true;
         }
-        for id in inst.used_ids() {
+        for id in used {
             if self.global_vars.contains(id) {
                 self.vars.push(id);
             }
@@ -1365,28 +1397,70 @@ impl Sections {
     }
 
     /// Files the next instruction.
-    fn push(&mut self, mut inst: Inst) -> Result<(), Error> {
+    /// Records what defines `id` (the result of an `op` at `location`), or the first id
+    /// defined twice or out of bound.
+    fn define(&mut self, op: Op, id: Option<SpvId>, location: impl FnOnce() -> Location) {
         if self.define
             && self.define_error.is_none()
-            && let Some(id) = inst.result_id()
+            && let Some(id) = id
         {
             let bound = self.module.header.bound;
             let defined = (id != SpvId(0))
-                .then(|| self.module.def_op.define(id, inst.op))
+                .then(|| self.module.def_op.define(id, op))
                 .flatten();
             match defined {
                 None => {
                     let id = id.0;
-                    let e = Error::at(ErrorKind::IdOutOfBound { id, bound }, inst.location());
+                    let e = Error::at(ErrorKind::IdOutOfBound { id, bound }, location());
                     self.define_error = Some(e);
                 }
                 Some(false) => {
-                    self.define_error =
-                        Some(Error::at(ErrorKind::RedefinedId(id.0), inst.location()));
+                    self.define_error = Some(Error::at(ErrorKind::RedefinedId(id.0), location()));
                 }
                 Some(true) => {}
             }
         }
+    }
+
+    /// Files a body instruction read in place (a streaming load, which keeps no body) as
+    /// [`Sections::push`] would file it decoded, if it is one it files that way: one
+    /// inside a block, neither a label nor a function's start or end, nor an
+    /// `OpenCL.std` instruction (whose literals are fixed up). False if it must be decoded
+    /// and pushed instead: nothing was done with it then.
+    fn scan(&mut self, scan: &decode::Scan<'_>) -> bool {
+        let filed_in_place = self.drop_bodies
+            && self.block.is_some()
+            && self.func.is_some()
+            && !matches!(
+                scan.op,
+                Op::Function | Op::FunctionParameter | Op::Label | Op::FunctionEnd
+            );
+        let Some(facts) = self.facts.as_ref().filter(|_| filed_in_place) else {
+            return false;
+        };
+        if scan.op == Op::ExtInst
+            && !facts.opencl_sets.is_empty()
+            && scan
+                .first_id()
+                .is_some_and(|s| facts.opencl_sets.contains(&s))
+        {
+            return false;
+        }
+        self.define(scan.op, scan.result_id(), || scan.location());
+        if let Some(facts) = self.facts.as_mut() {
+            facts.body(scan.op, scan.first_id(), scan.used_ids());
+        }
+        if is_terminator(scan.op) {
+            self.block = None;
+            if let Some(f) = self.func.as_mut() {
+                f.dropped_blocks += 1;
+            }
+        }
+        true
+    }
+
+    fn push(&mut self, mut inst: Inst) -> Result<(), Error> {
+        self.define(inst.op, inst.result_id(), || inst.location());
         match inst.op {
             Op::Function => {
                 if self.func.is_some() {
@@ -1458,7 +1532,15 @@ impl Sections {
                 };
                 if let Some(facts) = self.facts.as_mut() {
                     fix_ext_inst_literal(&facts.opencl_sets, &mut inst);
-                    facts.body_inst(&inst);
+                    let first_id = match inst.operands.first() {
+                        Some(
+                            Operand::IdRef(id)
+                            | Operand::IdScope(id)
+                            | Operand::IdMemorySemantics(id),
+                        ) => Some(SpvId(*id)),
+                        _ => None,
+                    };
+                    facts.body(inst.op, first_id, inst.used_ids());
                 }
                 let term = is_terminator(inst.op);
                 if !self.drop_bodies {
