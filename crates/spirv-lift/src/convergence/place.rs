@@ -64,11 +64,13 @@ pub fn is_convergent_call(m: &Module, inst: &Inst) -> bool {
     }
 }
 
-fn intrinsic(m: &mut Module, which: &str) -> FuncId {
+/// The declaration of `llvm.experimental.convergence.<which>` (`name`, given whole: no
+/// `format!` per function).
+fn intrinsic(m: &mut Module, name: &str) -> FuncId {
+    debug_assert!(name.starts_with("llvm.experimental.convergence."));
     let token = m.ty(Type::Token);
-    let name = format!("llvm.experimental.convergence.{which}");
     // The three intrinsics have fixed signatures; the name cannot be taken otherwise.
-    m.declare(&name, token, &[], crate::llvm::CallConv::C, &[])
+    m.declare(name, token, &[], crate::llvm::CallConv::C, &[])
         .unwrap_or_default()
 }
 
@@ -140,14 +142,14 @@ pub fn place(m: &mut Module, fid: FuncId, regions: &Regions) {
     let token_ty = m.ty(Type::Token);
     let anchored =
         (0..nblocks).any(|b| has_call[b] && regions.owner.get(b) == Some(&Owner::Anchor));
-    let entry_fn = intrinsic(m, "entry");
+    let entry_fn = intrinsic(m, "llvm.experimental.convergence.entry");
     let loop_fn = if needed.iter().any(|n| *n) {
-        intrinsic(m, "loop")
+        intrinsic(m, "llvm.experimental.convergence.loop")
     } else {
         entry_fn
     };
     let anchor_fn = if anchored {
-        intrinsic(m, "anchor")
+        intrinsic(m, "llvm.experimental.convergence.anchor")
     } else {
         entry_fn
     };

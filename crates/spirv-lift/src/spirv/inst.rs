@@ -136,12 +136,23 @@ impl Inst {
     }
 
     /// Operand `i` as an id (`IdRef`, `IdScope` or `IdMemorySemantics`).
+    #[inline]
     pub fn id(&self, i: usize) -> Result<SpvId, Error> {
-        match self.operand(i)? {
-            Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
+        match self.operands.get(i) {
+            Some(Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id)) => {
                 Ok(SpvId(*id))
             }
-            other => Err(self.err(format!("operand {i} is {other:?}, expected an id"))),
+            _ => Err(self.not_id(i)),
+        }
+    }
+
+    /// [`Inst::id`]'s error (out of line: the lookups are inlined where they are made).
+    #[cold]
+    #[inline(never)]
+    fn not_id(&self, i: usize) -> Error {
+        match self.operand(i) {
+            Ok(other) => self.err(format!("operand {i} is {other:?}, expected an id")),
+            Err(e) => e,
         }
     }
 
@@ -160,10 +171,21 @@ impl Inst {
     }
 
     /// Operand `i` as a 32-bit literal.
+    #[inline]
     pub fn lit(&self, i: usize) -> Result<u32, Error> {
-        match self.operand(i)? {
-            Operand::LiteralBit32(v) | Operand::LiteralExtInstInteger(v) => Ok(*v),
-            other => Err(self.err(format!("operand {i} is {other:?}, expected a literal"))),
+        match self.operands.get(i) {
+            Some(Operand::LiteralBit32(v) | Operand::LiteralExtInstInteger(v)) => Ok(*v),
+            _ => Err(self.not_lit(i)),
+        }
+    }
+
+    /// [`Inst::lit`]'s error (out of line).
+    #[cold]
+    #[inline(never)]
+    fn not_lit(&self, i: usize) -> Error {
+        match self.operand(i) {
+            Ok(other) => self.err(format!("operand {i} is {other:?}, expected a literal")),
+            Err(e) => e,
         }
     }
 
