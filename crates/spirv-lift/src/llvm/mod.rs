@@ -960,7 +960,7 @@ impl std::fmt::Write for Chunked<'_> {
     /// piece that stays below the chunk's size is appended with no call and no check of
     /// the capacity (`CHUNK` plus 4 KiB is reserved, and the buffer is flushed when it
     /// reaches `CHUNK`); pieces of up to 16 bytes are copied without `memcpy`.
-    #[inline]
+    #[inline(always)]
     fn write_str(&mut self, s: &str) -> std::fmt::Result {
         let b = s.as_bytes();
         let len = self.buf.len();
