@@ -462,6 +462,11 @@ pub(crate) fn op_of(n: u32) -> Option<Op> {
         .map(|(g, _)| g.opcode)
 }
 
+/// One past the highest opcode number the grammar knows.
+pub(crate) fn known_op_numbers() -> u32 {
+    table().entries.len() as u32
+}
+
 /// The grammar's name of `op` (without `Op`), from the decoder's opcode table.
 pub(crate) fn op_name(op: Op) -> &'static str {
     table()

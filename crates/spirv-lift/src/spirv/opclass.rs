@@ -235,6 +235,23 @@ pub(crate) fn is_convergent(op: Op) -> bool {
 /// The class of an opcode in a function body; `None` for opcodes that are not translated
 /// (or that cannot appear in a body).
 pub(crate) fn class(op: Op) -> Option<OpClass> {
+    /// Every opcode number's class, made once ([`class_of`]: a long `match` asked for
+    /// most body instructions several times).
+    static CLASSES: std::sync::OnceLock<Vec<Option<OpClass>>> = std::sync::OnceLock::new();
+    let classes = CLASSES.get_or_init(|| {
+        let known = super::decode::known_op_numbers();
+        (0..known)
+            .map(|n| super::decode::op_of(n).and_then(class_of))
+            .collect()
+    });
+    match classes.get(op as usize) {
+        Some(&c) => c,
+        None => class_of(op),
+    }
+}
+
+/// [`class`], worked out.
+fn class_of(op: Op) -> Option<OpClass> {
     if let Some(a) = atomic(op) {
         return Some(OpClass::Atomic(a));
     }
@@ -824,6 +841,17 @@ pub(crate) fn class(op: Op) -> Option<OpClass> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table `class` reads is `class_of` for every opcode.
+    #[test]
+    fn class_table_is_the_match() {
+        let mut n = 0;
+        for op in crate::spirv::decode::known_ops() {
+            assert_eq!(class(op), class_of(op), "{op:?}");
+            n += usize::from(class(op).is_some());
+        }
+        assert!(n > 300, "{n} opcodes have a class");
+    }
 
     /// The rule the lists replace, by the opcode's name (SPEC §5's list as it was first
     /// written): kept as an oracle, so that a new opcode of one of these families in the
