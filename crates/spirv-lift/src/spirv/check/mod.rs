@@ -236,7 +236,20 @@ impl Uses<'_> {
             // Not checked (not all operands are ids).
             return Ok(());
         }
-        for id in inst.used_ids() {
+        // One pass over the operands for the ids (the result type's first), noting
+        // whether a scope or semantics operand is among them (checked after the result
+        // type, as before: the first error stays the one reported).
+        let mut scoped = false;
+        let operand_ids = inst.operands.iter().filter_map(|o| match o {
+            super::Operand::IdRef(id) => Some(SpvId(*id)),
+            super::Operand::IdScope(id) | super::Operand::IdMemorySemantics(id) => {
+                scoped = true;
+                Some(SpvId(*id))
+            }
+            _ => None,
+        });
+        let used = inst.result_type().map(SpvId::from).into_iter();
+        for id in used.chain(operand_ids) {
             if !def_op.is_defined(id) {
                 return Err(Error::at(ErrorKind::UndefinedId(id.0), inst.location()));
             }
@@ -261,6 +274,10 @@ impl Uses<'_> {
                 }
                 _ => {}
             }
+        }
+        // (Kernels may pass them as run-time values.)
+        if !scoped || self.kernel {
+            return Ok(());
         }
         for (i, operand) in inst.operands.iter().enumerate() {
             if let super::Operand::IdScope(id) | super::Operand::IdMemorySemantics(id) = operand {
