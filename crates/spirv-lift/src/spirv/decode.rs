@@ -359,7 +359,7 @@ impl Shape {
 #[derive(Clone, Copy)]
 pub(super) struct Scan<'a> {
     pub(super) op: Op,
-    /// The word of the instruction's first word.
+    /// The word offset of the instruction (of its first word).
     pub(super) at: usize,
     shape: &'static Shape,
     /// The words after the first.

@@ -142,16 +142,17 @@ impl Inst {
             Some(Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id)) => {
                 Ok(SpvId(*id))
             }
-            _ => Err(self.not_id(i)),
+            _ => Err(self.not_a(i, "an id")),
         }
     }
 
-    /// [`Inst::id`]'s error (out of line: the lookups are inlined where they are made).
+    /// The error of [`Inst::id`] and [`Inst::lit`]: operand `i` is missing, or not
+    /// `expected` (out of line: the lookups are inlined where they are made).
     #[cold]
     #[inline(never)]
-    fn not_id(&self, i: usize) -> Error {
+    fn not_a(&self, i: usize, expected: &str) -> Error {
         match self.operand(i) {
-            Ok(other) => self.err(format!("operand {i} is {other:?}, expected an id")),
+            Ok(other) => self.err(format!("operand {i} is {other:?}, expected {expected}")),
             Err(e) => e,
         }
     }
@@ -175,17 +176,7 @@ impl Inst {
     pub fn lit(&self, i: usize) -> Result<u32, Error> {
         match self.operands.get(i) {
             Some(Operand::LiteralBit32(v) | Operand::LiteralExtInstInteger(v)) => Ok(*v),
-            _ => Err(self.not_lit(i)),
-        }
-    }
-
-    /// [`Inst::lit`]'s error (out of line).
-    #[cold]
-    #[inline(never)]
-    fn not_lit(&self, i: usize) -> Error {
-        match self.operand(i) {
-            Ok(other) => self.err(format!("operand {i} is {other:?}, expected a literal")),
-            Err(e) => e,
+            _ => Err(self.not_a(i, "a literal")),
         }
     }
 

@@ -1396,7 +1396,6 @@ impl Sections {
         true
     }
 
-    /// Files the next instruction.
     /// Records what defines `id` (the result of an `op` at `location`), or the first id
     /// defined twice or out of bound.
     fn define(&mut self, op: Op, id: Option<SpvId>, location: impl FnOnce() -> Location) {
@@ -1459,6 +1458,7 @@ impl Sections {
         true
     }
 
+    /// Files the next instruction.
     fn push(&mut self, mut inst: Inst) -> Result<(), Error> {
         self.define(inst.op, inst.result_id(), || inst.location());
         match inst.op {
