@@ -99,6 +99,9 @@ pub(crate) struct Ctx<'a> {
     /// The `!mmra` node of each tag set attached so far ([`Ctx::mmra_node`]): the same
     /// few sets recur on every memory access.
     pub mmra_nodes: foldhash::HashMap<crate::mmra::TagSet, crate::llvm::MdId>,
+    /// The tags of a plain access (`FnCtx::access_tags`) by (non-private, the pointer's
+    /// `sync-as` space or `u32::MAX`), built once each.
+    pub access_sets: foldhash::HashMap<(bool, u32), std::rc::Rc<crate::mmra::TagSet>>,
     /// Workgroup variables with initializers on the host: (global, initializer), stored
     /// again by `spirv_lift.begin_group` before each work-group (lower/host.rs).
     pub host_workgroup_inits: Vec<(crate::llvm::GlobalId, ConstId)>,
@@ -717,6 +720,7 @@ impl<'a> Ctx<'a> {
             workgroup_blocks: None,
             workgroup_blocks_zeroed: false,
             mmra_nodes: Default::default(),
+            access_sets: Default::default(),
             host_workgroup_inits: Vec::new(),
             host_entries: Vec::new(),
             buffer_handles: Default::default(),

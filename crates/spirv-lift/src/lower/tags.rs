@@ -126,14 +126,24 @@ impl FnCtx<'_, '_> {
         }
     }
 
-    /// Tags of a plain (non-atomic) access through `ptr`.
-    pub fn access_tags(&self, ptr: Value, nonprivate: bool) -> TagSet {
-        TagSet::from_tags(
+    /// Tags of a plain (non-atomic) access through `ptr` (one set per kind of access,
+    /// shared).
+    pub fn access_tags(&mut self, ptr: Value, nonprivate: bool) -> std::rc::Rc<TagSet> {
+        let space = match self.cx.m.type_of_id(self.ll_type_of(ptr)) {
+            Type::Ptr(a) if !self.cx.is_generic_space(*a) => *a,
+            _ => u32::MAX,
+        };
+        if let Some(set) = self.cx.access_sets.get(&(nonprivate, space)) {
+            return set.clone();
+        }
+        let set = std::rc::Rc::new(TagSet::from_tags(
             self.cx
                 .vulkan_tag(nonprivate)
                 .into_iter()
-                .chain(self.space_tag(ptr)),
-        )
+                .chain((space != u32::MAX).then(|| space_tag(space))),
+        ));
+        self.cx.access_sets.insert((nonprivate, space), set.clone());
+        set
     }
 
     /// Tags of an image access.
