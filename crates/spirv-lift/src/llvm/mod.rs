@@ -957,9 +957,9 @@ unsafe fn copy_small(src: &[u8], dst: *mut u8) {
 
 impl std::fmt::Write for Chunked<'_> {
     /// Inlined where the printer writes (about 100,000 pieces a megabyte of text): a
-    /// piece that stays below the chunk's size is appended with no call and no check of
-    /// the capacity (`CHUNK` plus 4 KiB is reserved, and the buffer is flushed when it
-    /// reaches `CHUNK`); pieces of up to 16 bytes are copied without `memcpy`.
+    /// piece that stays below the chunk's size is appended with no call and no growth
+    /// (`CHUNK` plus 4 KiB is reserved, and the buffer is flushed when it reaches
+    /// `CHUNK`); pieces of up to 16 bytes are copied without `memcpy`.
     #[inline(always)]
     fn write_str(&mut self, s: &str) -> std::fmt::Result {
         let b = s.as_bytes();

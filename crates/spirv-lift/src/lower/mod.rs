@@ -100,8 +100,8 @@ pub(crate) struct Ctx<'a> {
     /// few sets recur on every memory access.
     pub mmra_nodes: foldhash::HashMap<crate::mmra::TagSet, crate::llvm::MdId>,
     /// The tags of a plain access (`FnCtx::access_tags`) by (non-private, the pointer's
-    /// `sync-as` space or `u32::MAX`), built once each.
-    pub access_sets: foldhash::HashMap<(bool, u32), std::rc::Rc<crate::mmra::TagSet>>,
+    /// concrete address space), built once each.
+    pub access_sets: foldhash::HashMap<(bool, Option<u32>), std::rc::Rc<crate::mmra::TagSet>>,
     /// Workgroup variables with initializers on the host: (global, initializer), stored
     /// again by `spirv_lift.begin_group` before each work-group (lower/host.rs).
     pub host_workgroup_inits: Vec<(crate::llvm::GlobalId, ConstId)>,

@@ -118,21 +118,23 @@ impl Ctx<'_> {
 }
 
 impl FnCtx<'_, '_> {
-    /// The `sync-as` tag of a plain access through `ptr`, if its space is concrete.
-    pub fn space_tag(&self, ptr: Value) -> Option<Tag> {
+    /// The address space of `ptr`, if it is concrete (not the profile's Generic one).
+    fn concrete_space(&self, ptr: Value) -> Option<u32> {
         match self.cx.m.type_of_id(self.ll_type_of(ptr)) {
-            Type::Ptr(a) if !self.cx.is_generic_space(*a) => Some(space_tag(*a)),
+            Type::Ptr(a) if !self.cx.is_generic_space(*a) => Some(*a),
             _ => None,
         }
+    }
+
+    /// The `sync-as` tag of a plain access through `ptr`, if its space is concrete.
+    pub fn space_tag(&self, ptr: Value) -> Option<Tag> {
+        self.concrete_space(ptr).map(space_tag)
     }
 
     /// Tags of a plain (non-atomic) access through `ptr` (one set per kind of access,
     /// shared).
     pub fn access_tags(&mut self, ptr: Value, nonprivate: bool) -> std::rc::Rc<TagSet> {
-        let space = match self.cx.m.type_of_id(self.ll_type_of(ptr)) {
-            Type::Ptr(a) if !self.cx.is_generic_space(*a) => *a,
-            _ => u32::MAX,
-        };
+        let space = self.concrete_space(ptr);
         if let Some(set) = self.cx.access_sets.get(&(nonprivate, space)) {
             return set.clone();
         }
@@ -140,7 +142,7 @@ impl FnCtx<'_, '_> {
             self.cx
                 .vulkan_tag(nonprivate)
                 .into_iter()
-                .chain((space != u32::MAX).then(|| space_tag(space))),
+                .chain(space.map(space_tag)),
         ));
         self.cx.access_sets.insert((nonprivate, space), set.clone());
         set
