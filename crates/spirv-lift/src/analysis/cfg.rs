@@ -117,7 +117,49 @@ impl Cfg {
             succ.extend_from_slice(list);
             succ_off.push(succ.len() as u32);
         }
+        Ok(Cfg::from_valid_csr(succ_off, succ))
+    }
 
+    /// [`Cfg::new`] from the successor lists already flattened: block `i`'s successors
+    /// are `succ[succ_off[i]..succ_off[i + 1]]` (`succ_off` starts at 0, never
+    /// decreases and ends at `succ.len()`; `n` is `succ_off.len() - 1`).
+    ///
+    /// # Errors
+    /// As [`Cfg::new`]'s, for the same lists ([`CfgError::TooLarge`] counts every edge).
+    ///
+    /// # Panics
+    /// If `succ_off` is not such a list of offsets into `succ` (a caller bug).
+    pub fn from_csr(succ_off: Vec<u32>, succ: Vec<Node>) -> Result<Cfg, CfgError> {
+        assert!(
+            succ_off.first() == Some(&0)
+                && succ_off.last().map(|&e| e as usize) == Some(succ.len())
+                && succ_off.is_sorted(),
+            "successor offsets do not index the successor list"
+        );
+        let n = succ_off.len() - 1;
+        let limit = NONE as usize;
+        if n >= limit || succ.len() >= limit {
+            return Err(CfgError::TooLarge {
+                blocks: n,
+                edges: succ.len(),
+            });
+        }
+        if let Some(at) = succ.iter().position(|s| s.index() >= n) {
+            // The block whose list holds position `at`: the last offset at or below it
+            // that starts a non-empty list.
+            let block = succ_off.partition_point(|&e| e as usize <= at) - 1;
+            return Err(CfgError::SuccessorOutOfRange {
+                block: Node(block as u32),
+                succ: succ[at],
+            });
+        }
+        Ok(Cfg::from_valid_csr(succ_off, succ))
+    }
+
+    /// The graph of flattened successor lists already checked: in range, not too large.
+    fn from_valid_csr(succ_off: Vec<u32>, succ: Vec<Node>) -> Cfg {
+        let n = succ_off.len() - 1;
+        let edges = succ.len();
         // Predecessors by counting sort: ordered by predecessor number, then by the
         // position of the edge in the predecessor's successor list.
         let mut pred_off = vec![0u32; n + 1];
@@ -129,8 +171,8 @@ impl Cfg {
         }
         let mut fill: Vec<u32> = pred_off[..n].to_vec();
         let mut pred = vec![Node(0); edges];
-        for (b, list) in succs.iter().enumerate() {
-            for s in list {
+        for b in 0..n {
+            for s in &succ[succ_off[b] as usize..succ_off[b + 1] as usize] {
                 let slot = &mut fill[s.index()];
                 pred[*slot as usize] = Node(b as u32);
                 *slot += 1;
@@ -146,7 +188,7 @@ impl Cfg {
             rpo_index: Vec::new(),
         };
         cfg.compute_rpo();
-        Ok(cfg)
+        cfg
     }
 
     /// Iterative DFS from the entry, successors in listed order; records post-order and
@@ -154,10 +196,12 @@ impl Cfg {
     fn compute_rpo(&mut self) {
         let n = self.num_blocks();
         let mut rpo_index = vec![NONE; n];
-        let mut post = Vec::new();
+        // Each holds a block at most once: sized once, never grown.
+        let mut post = Vec::with_capacity(n);
         if n > 0 {
             // `rpo_index` doubles as the "visited" mark during the search.
-            let mut stack: Vec<(Node, u32)> = vec![(Node(0), 0)];
+            let mut stack: Vec<(Node, u32)> = Vec::with_capacity(n);
+            stack.push((Node(0), 0));
             rpo_index[0] = 0;
             while let Some(top) = stack.last_mut() {
                 let (b, i) = *top;

@@ -32,8 +32,9 @@ impl IrreducibleCycles {
         let mut index = vec![NONE; n];
         let mut low = vec![0u32; n];
         let mut on_stack = vec![false; n];
-        let mut scc_stack: Vec<Node> = Vec::new();
-        let mut call: Vec<(Node, u32)> = Vec::new();
+        // Both stacks hold each reachable block at most once: sized once, never grown.
+        let mut scc_stack: Vec<Node> = Vec::with_capacity(n);
+        let mut call: Vec<(Node, u32)> = Vec::with_capacity(n);
         let mut next_index = 0u32;
         let mut cycles: Vec<Vec<Node>> = Vec::new();
 
@@ -72,18 +73,18 @@ impl IrreducibleCycles {
                     low[p.index()] = low[p.index()].min(low[v.index()]);
                 }
                 if low[v.index()] == index[v.index()] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = scc_stack.pop() {
+                    // The component is the stack from `v` up; most are `v` alone, which
+                    // is never a cycle (see the module doc) and is popped without a list.
+                    let from = scc_stack.iter().rposition(|&w| w == v).unwrap_or(0);
+                    for &w in &scc_stack[from..] {
                         on_stack[w.index()] = false;
-                        comp.push(w);
-                        if w == v {
-                            break;
-                        }
                     }
-                    if comp.len() > 1 {
+                    if scc_stack.len() - from > 1 {
+                        let mut comp = scc_stack[from..].to_vec();
                         comp.sort_unstable();
                         cycles.push(comp);
                     }
+                    scc_stack.truncate(from);
                 }
             }
         }

@@ -51,9 +51,11 @@ impl DomTree {
 
         // 1. Depth-first numbering from the entry (iterative).
         let mut num = vec![NONE; n]; // block -> DFS number
-        let mut vertex: Vec<u32> = Vec::new(); // DFS number -> block
-        let mut parent: Vec<u32> = Vec::new(); // DFS number -> parent's DFS number
-        let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
+        // Each holds a reachable block at most once: sized once, never grown.
+        let mut vertex: Vec<u32> = Vec::with_capacity(n); // DFS number -> block
+        let mut parent: Vec<u32> = Vec::with_capacity(n); // DFS number -> parent's DFS number
+        let mut stack: Vec<(u32, u32)> = Vec::with_capacity(n);
+        stack.push((0, 0));
         num[0] = 0;
         vertex.push(0);
         parent.push(NONE);
@@ -80,7 +82,8 @@ impl DomTree {
         let mut idom = vec![NONE; m];
         let mut bucket_head = vec![NONE; m];
         let mut bucket_next = vec![NONE; m];
-        let mut path: Vec<u32> = Vec::new();
+        // A compressed path is at most the tree's depth.
+        let mut path: Vec<u32> = Vec::with_capacity(m);
 
         for w in (1..m).rev() {
             for &p in cfg.preds(Node(vertex[w])) {
@@ -203,7 +206,8 @@ impl DomTree {
         // first child is visited first).
         let mut pre = vec![NONE; n];
         let mut preorder = Vec::with_capacity(cfg.rpo().len());
-        let mut stack: Vec<Node> = Vec::new();
+        // Each block is pushed once, as a child of its dominator: never grown.
+        let mut stack: Vec<Node> = Vec::with_capacity(n);
         if n > 0 && cfg.is_reachable(Node(0)) {
             stack.push(Node(0));
         }

@@ -160,6 +160,26 @@ impl Loops {
 
         // Renumber by reverse post-order of the header: outer loops first.
         let k = raw_header.len();
+        if k == 0 {
+            // No loop: every per-block query reads past the end of an empty array, which
+            // means "in no loop", and there is no `LoopId` to ask about.
+            return Loops {
+                header: Vec::new(),
+                parent: Vec::new(),
+                depth: Vec::new(),
+                child_off: Vec::new(),
+                children: Vec::new(),
+                latch_off: Vec::new(),
+                latches: Vec::new(),
+                layout: Vec::new(),
+                start: Vec::new(),
+                own: Vec::new(),
+                size: Vec::new(),
+                loop_of: Vec::new(),
+                pos: Vec::new(),
+                header_of: Vec::new(),
+            };
+        }
         let mut order: Vec<u32> = (0..k as u32).collect();
         order.sort_unstable_by_key(|&r| cfg.rpo_index(raw_header[r as usize]).unwrap_or(NONE));
         let mut new_id = vec![0u32; k];

@@ -491,6 +491,33 @@ proptest! {
         check_cycles(&s);
     }
 
+    /// `Cfg::from_csr` of the flattened lists is `Cfg::new` of the lists: the same
+    /// graph, or the same error (some successors here are out of range).
+    #[test]
+    fn csr_graph_is_the_listed_graph(
+        s in (1usize..=40).prop_flat_map(|n| prop::collection::vec(
+            prop::collection::vec((0..n as u32 + 2).prop_map(Node), 0..=3), n)),
+    ) {
+        let mut off = vec![0u32];
+        let mut flat = Vec::new();
+        for l in &s {
+            flat.extend_from_slice(l);
+            off.push(flat.len() as u32);
+        }
+        match (Cfg::new(&s), Cfg::from_csr(off, flat)) {
+            (Ok(a), Ok(b)) => {
+                prop_assert_eq!(a.rpo(), b.rpo());
+                for i in 0..s.len() as u32 + 2 {
+                    let v = Node(i);
+                    prop_assert_eq!(a.succs(v), b.succs(v));
+                    prop_assert_eq!(a.preds(v), b.preds(v));
+                    prop_assert_eq!(a.rpo_index(v), b.rpo_index(v));
+                }
+            }
+            (a, b) => prop_assert_eq!(a.err(), b.err()),
+        }
+    }
+
     #[test]
     fn constructs_match_naive(
         s in prop_oneof![arb_graph(), arb_reducible()],

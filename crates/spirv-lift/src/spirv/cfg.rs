@@ -9,20 +9,31 @@ use crate::error::Error;
 /// The successor label ids of a terminator, with multiplicity (merge and continue
 /// targets are not edges).
 pub(crate) fn successors(term: &Inst) -> Result<Vec<SpvId>, Error> {
-    Ok(match term.op {
-        Op::Branch => vec![term.id(0)?],
-        Op::BranchConditional => vec![term.id(1)?, term.id(2)?],
+    let mut s = Vec::new();
+    successors_into(term, &mut s)?;
+    Ok(s)
+}
+
+/// [`successors`] written into `out` (cleared first; left empty on an error).
+fn successors_into(term: &Inst, out: &mut Vec<SpvId>) -> Result<(), Error> {
+    out.clear();
+    match term.op {
+        Op::Branch => out.push(term.id(0)?),
+        Op::BranchConditional => {
+            let (t, f) = (term.id(1)?, term.id(2)?);
+            out.extend([t, f]);
+        }
         Op::Switch => {
-            let mut s = vec![term.id(1)?];
+            out.push(term.id(1)?);
             for o in &term.operands[2..] {
                 if let Operand::IdRef(l) = o {
-                    s.push(SpvId(*l));
+                    out.push(SpvId(*l));
                 }
             }
-            s
         }
-        _ => Vec::new(),
-    })
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Each block's label id → its number (module order).
@@ -40,26 +51,31 @@ pub(crate) fn block_numbers(func: &Function) -> IdMap<u32> {
 /// block is an error (LLVM's verifier rejects it), as is a target outside the function.
 pub(crate) fn analyses(func: &Function) -> Result<FunctionAnalyses, Error> {
     let index = block_numbers(func);
-    let mut succs = Vec::with_capacity(func.blocks.len());
+    // The successor lists flattened as `Cfg::from_csr` takes them (no list per block).
+    let mut succ_off = Vec::with_capacity(func.blocks.len() + 1);
+    let mut succ = Vec::with_capacity(2 * func.blocks.len());
+    let mut targets = Vec::new();
+    succ_off.push(0u32);
     for b in &func.blocks {
         let term = b
             .terminator()
             .ok_or_else(|| b.label().invalid("block has no terminator"))?;
-        let mut s = Vec::new();
-        for t in successors(term)? {
+        successors_into(term, &mut targets)?;
+        for &t in &targets {
             let i = index
                 .get(t)
                 .ok_or_else(|| term.invalid(format!("%{t} is not a block of this function")))?;
             if i == 0 {
                 return Err(term.invalid(format!("the entry block %{t} cannot be a branch target")));
             }
-            s.push(Node(i));
+            succ.push(Node(i));
         }
-        succs.push(s);
+        // A module has fewer than 2^32 words, so fewer edges.
+        succ_off.push(u32::try_from(succ.len()).unwrap_or(u32::MAX));
     }
-    let cfg = Cfg::new(&succs).map_err(|e| func.def.invalid(e.to_string()))?;
-    // The lists and the label index are in the graph now: freed before the analyses.
-    drop((succs, index));
+    // The label index is no longer needed: freed before the analyses.
+    drop(index);
+    let cfg = Cfg::from_csr(succ_off, succ).map_err(|e| func.def.invalid(e.to_string()))?;
     Ok(FunctionAnalyses::compute(cfg))
 }
 
