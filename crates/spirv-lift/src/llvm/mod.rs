@@ -364,6 +364,24 @@ impl Function {
         BlockId((self.blocks.len() - 1) as u32)
     }
 
+    /// Creates a block named `bbN`, as [`Function::new_block`] with the hint `bbN` names
+    /// it, without writing the hint when the name is free.
+    pub fn new_numbered_block(&mut self, n: u32) -> BlockId {
+        if !self.namer().take_numbered_block(n) {
+            return self.new_block(&format!("bb{n}"));
+        }
+        let start = self.local_names.len();
+        self.local_names.push_str("bb");
+        // Writing to a String cannot fail.
+        let _ = print::num(&mut self.local_names, u64::from(n));
+        let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.blocks.push(Block {
+            name: (at(start), at(self.local_names.len())),
+            insts: ThinVec::new(),
+        });
+        BlockId((self.blocks.len() - 1) as u32)
+    }
+
     /// Appends a parameter with its attributes. Only parameters up to the last one with
     /// attributes have an entry in `param_attrs` (a module of many small functions keeps
     /// every signature).

@@ -146,6 +146,11 @@ impl LocalNamer {
         n <= 999_999_999 && self.insert(NUMBERED | u64::from(n))
     }
 
+    /// [`take_numbered`](Self::take_numbered) for the block name `bbN`.
+    pub fn take_numbered_block(&mut self, n: u32) -> bool {
+        n <= 999_999_999 && self.insert(NUMBERED | BLOCK | u64::from(n))
+    }
+
     /// Marks a name given before as taken (to rebuild a namer from the names it gave:
     /// the next names are the same, as a base's suffixes were all taken up to the last).
     pub fn take(&mut self, name: &str) {
@@ -315,18 +320,32 @@ mod tests {
             5,
         ];
         let (mut fast, mut slow) = (LocalNamer::default(), LocalNamer::default());
-        // Names given through `unique` in between (a hint that is also a number's name).
+        // Values `_N` and blocks `bbN` in one namer, as a function's are; names given
+        // through `unique` in between (a hint that is also a number's name).
         for (k, &n) in ids.iter().enumerate() {
-            let want = slow.unique(&format!("_{n}")).into_owned();
-            let have = if fast.take_numbered(n) {
-                format!("_{n}")
-            } else {
-                fast.unique(&format!("_{n}")).into_owned()
-            };
-            assert_eq!(have, want, "{n}");
-            if k % 3 == 0 {
-                let hint = format!("_{}", n + 1);
-                assert_eq!(fast.unique(&hint), slow.unique(&hint));
+            let mut kinds = [
+                (
+                    "_",
+                    LocalNamer::take_numbered as fn(&mut LocalNamer, u32) -> bool,
+                ),
+                ("bb", LocalNamer::take_numbered_block),
+            ];
+            // Either kind first: neither takes the other's name.
+            if k % 2 == 1 {
+                kinds.reverse();
+            }
+            for (prefix, take) in kinds {
+                let want = slow.unique(&format!("{prefix}{n}")).into_owned();
+                let have = if take(&mut fast, n) {
+                    format!("{prefix}{n}")
+                } else {
+                    fast.unique(&format!("{prefix}{n}")).into_owned()
+                };
+                assert_eq!(have, want, "{prefix}{n}");
+                if k % 3 == 0 {
+                    let hint = format!("{prefix}{}", n + 1);
+                    assert_eq!(fast.unique(&hint), slow.unique(&hint));
+                }
             }
         }
     }

@@ -123,23 +123,15 @@ pub(crate) fn lower_function(
             .enumerate()
             .map(|(i, b)| (b.id(), i as u32))
     });
-    // `bb<id>` for a block without a name, written into one buffer (`format!` cost
-    // about 600 instructions a block).
-    let mut unnamed = String::new();
     for (i, b) in func.blocks.iter().enumerate() {
         let id = b.id();
         if cfg.is_reachable(Node(i as u32)) {
-            let hint = match cx.names.get(id) {
-                Some(name) => name,
-                None => {
-                    unnamed.clear();
-                    unnamed.push_str("bb");
-                    // Writing to a String cannot fail.
-                    let _ = crate::llvm::print::num(&mut unnamed, u64::from(id.0));
-                    &unnamed
-                }
+            // A block without a name is `bb<id>`, written without a hint text.
+            let block = match cx.names.get(id) {
+                Some(name) => f.new_block(name),
+                None => f.new_numbered_block(id.0),
             };
-            blocks.push(f.new_block(hint).0);
+            blocks.push(block.0);
         } else {
             blocks.push(NO_BLOCK);
         }
