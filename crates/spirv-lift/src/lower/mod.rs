@@ -227,18 +227,16 @@ pub(crate) fn lower_module_into(
                 for i in 0..reader.len() {
                     let checked = reader.decode(i, words).and_then(|body| match body {
                         Some(body) => {
-                            let n = body.blocks.iter().map(|b| b.insts.len()).sum::<usize>();
-                            insts += n;
+                            insts += body.blocks.iter().map(|b| b.insts.len()).sum::<usize>();
+                            // The lowering decodes the body again itself: a body decoded
+                            // here and read there cost the lowering's thread about as much
+                            // time as the checks take (the instructions cross from one
+                            // core's cache to the other's, and are freed across threads).
+                            // The CFG analyses of a large one are worth handing over.
                             let analyses = checks.function_analyses(&body)?;
-                            Ok(if n <= HANDED_OVER_INSTS {
-                                // Lowered as it is, as with one thread.
-                                Some(Checked::Body(Box::new((body, analyses))))
-                            } else {
-                                // Decoded again a block at a time by the lowering.
-                                analyses
-                                    .filter(|_| body.blocks.len() >= spirv::KEEP_ANALYSES)
-                                    .map(|a| Checked::Analyses(Box::new(a)))
-                            })
+                            Ok(analyses
+                                .filter(|_| body.blocks.len() >= spirv::KEEP_ANALYSES)
+                                .map(|a| Checked::Analyses(Box::new(a))))
                         }
                         None => {
                             checks.declaration();
@@ -264,8 +262,8 @@ pub(crate) fn lower_module_into(
                     }
                     (passed, insts) = (0, 0);
                     let Some(message) = message else { continue };
-                    if let Ok(Checked::Body(body)) = &message {
-                        handover.send(weight(&body.0));
+                    if let Ok(Checked::Analyses(a)) = &message {
+                        handover.send(weight(a));
                     }
                     let failed = message.is_err();
                     if tx.send(message).is_err() || failed {
@@ -380,9 +378,10 @@ impl InlineChecks {
     }
 }
 
-/// The largest body (in instructions) that the lowering takes as the checks decoded it:
-/// a larger one is decoded again a block at a time (`BodySource::take`), so that it is
-/// never held whole beside what its lowering builds.
+/// The largest body (in instructions) that the lowering takes as the checks on its own
+/// thread decoded it ([`Checks::Inline`]): a larger one is decoded again a block at a time
+/// (`BodySource::take`), so that it is never held whole beside what its lowering builds.
+/// (Checks on a thread of their own hand over no body: the lowering decodes each.)
 const HANDED_OVER_INSTS: usize = 1 << 14;
 
 /// The checks of the bodies as [`lower_checked`] waits for them.
@@ -406,12 +405,9 @@ fn join_checker(checker: std::thread::ScopedJoinHandle<'_, ()>) -> Result<(), Er
 pub(crate) enum Checked {
     /// The next functions passed, and their CFG analyses were not kept.
     Passed(u32),
-    /// The next function passed; its CFG analyses (a body of more than
-    /// [`HANDED_OVER_INSTS`] instructions, which the lowering decodes again).
+    /// The next function passed; its CFG analyses (a body of
+    /// [`spirv::KEEP_ANALYSES`] blocks or more).
     Analyses(Box<crate::analysis::FunctionAnalyses>),
-    /// The next function passed; its body as the checks decoded it, with its CFG analyses
-    /// (at most [`HANDED_OVER_INSTS`] instructions: lowered as it is, as with one thread).
-    Body(Box<CheckedBody>),
     /// Every body passed, then the checks that need them all.
     Finished,
 }
@@ -422,14 +418,14 @@ pub(crate) enum Checked {
 const PASSED_AT_ONCE: u32 = 64;
 const PASSED_INSTS_AT_ONCE: usize = 4096;
 
-/// The bodies the checks' thread decoded and the lowering has not taken yet are bounded:
-/// past [`Handover::HIGH`] (a weight: instructions, blocks, and a little per function)
-/// the checks' thread waits until the lowering has taken all but [`Handover::LOW`]. The
-/// checks run about three times as fast as the lowering, so without a bound every body
-/// would wait in the channel, decoded, beside what the lowering builds.
+/// The CFG analyses the checks' thread made and the lowering has not taken yet are
+/// bounded: past [`Handover::HIGH`] (a weight: blocks, and a little per function) the
+/// checks' thread waits until the lowering has taken all but [`Handover::LOW`]. The
+/// checks run about three times as fast as the lowering, so without a bound the analyses
+/// of every large function would wait in the channel beside what the lowering builds.
 #[derive(Default)]
 struct Handover {
-    /// The weight of the bodies sent and not yet received.
+    /// The weight of the analyses sent and not yet received.
     in_flight: AtomicUsize,
     /// The checks' thread is waiting (or about to) for the weight to fall to `LOW`.
     waiting: AtomicBool,
@@ -440,13 +436,11 @@ struct Handover {
 }
 
 impl Handover {
-    /// About 100 KB of decoded instructions and their analyses (a unit of weight is
-    /// about 100 bytes): on a 5 MB kernel module, 0.2 MB more at the peak than the
-    /// lowering decoding each body itself, for 12 % fewer instructions on its thread.
+    /// About 100 KB of analyses (a unit of weight is about 100 bytes).
     const HIGH: usize = 1 << 10;
     const LOW: usize = Self::HIGH / 2;
 
-    /// The checks' thread sends a body of weight `w`, first waiting while more than
+    /// The checks' thread sends analyses of weight `w`, first waiting while more than
     /// [`Self::HIGH`] is in flight, unless the lowering ended (the checks then go on to
     /// the end of the module unbounded: their error comes first). Waiting only on what was
     /// sent before (which the lowering receives) never waits for itself.
@@ -464,7 +458,7 @@ impl Handover {
         self.in_flight.fetch_add(w, SeqCst);
     }
 
-    /// The lowering received a body of weight `w`: wakes the checks' thread if it waits
+    /// The lowering received analyses of weight `w`: wakes the checks' thread if it waits
     /// and little is left in flight. (Either the lowering sees `waiting` set, or the
     /// checks' thread, setting it before it reads the weight, sees the weight fallen.)
     fn received(&self, w: usize) {
@@ -491,10 +485,9 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
-/// A body's weight for [`Handover`].
-fn weight(f: &spirv::Function) -> usize {
-    let insts = f.blocks.iter().map(|b| b.insts.len()).sum::<usize>();
-    insts + f.blocks.len() + 16
+/// The weight of a function's CFG analyses for [`Handover`]: about 100 bytes a block.
+fn weight(a: &crate::analysis::FunctionAnalyses) -> usize {
+    a.cfg.num_blocks() + 16
 }
 
 /// From the checks running beside the lowering: [`Checked`] messages, or the first
@@ -611,12 +604,9 @@ fn lower_checked(
                     passed = n - 1;
                     None
                 }
-                Ok(Ok(Checked::Analyses(analyses))) => Some(*analyses),
-                Ok(Ok(Checked::Body(body))) => {
-                    handover.received(weight(&body.0));
-                    let (body, analyses) = *body;
-                    checked_body = Some(body);
-                    analyses
+                Ok(Ok(Checked::Analyses(analyses))) => {
+                    handover.received(weight(&analyses));
+                    Some(*analyses)
                 }
                 Ok(Err(e)) => return Err(*e),
                 // The checks ended before this body: only a panic of theirs does that
