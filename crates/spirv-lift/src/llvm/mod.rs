@@ -322,12 +322,7 @@ impl Function {
         if !self.namer().take_numbered(n) {
             return self.new_local(&format!("_{n}"), ty);
         }
-        let start = self.local_names.len();
-        self.local_names.push('_');
-        // Writing to a String cannot fail.
-        let _ = print::num(&mut self.local_names, u64::from(n));
-        let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        let name = (at(start), at(self.local_names.len()));
+        let name = self.push_numbered_name("_", n);
         self.locals.push(LocalInfo { name, ty });
         LocalId((self.locals.len() - 1) as u32)
     }
@@ -343,6 +338,25 @@ impl Function {
     pub fn rename_local(&mut self, l: LocalId, hint: &str) {
         let name = self.namer().unique(hint);
         self.locals[l.index()].name = push_name(&mut self.local_names, &name);
+    }
+
+    /// [`Function::rename_local`] to `_N`, without writing the hint when the name is free
+    /// (as [`Function::new_numbered_local`]).
+    pub fn rename_local_numbered(&mut self, l: LocalId, n: u32) {
+        if !self.namer().take_numbered(n) {
+            return self.rename_local(l, &format!("_{n}"));
+        }
+        self.locals[l.index()].name = self.push_numbered_name("_", n);
+    }
+
+    /// Appends `<prefix><n>` to the name text (a name the namer gave): its start and end.
+    fn push_numbered_name(&mut self, prefix: &str, n: u32) -> (u32, u32) {
+        let start = self.local_names.len();
+        self.local_names.push_str(prefix);
+        // Writing to a String cannot fail.
+        let _ = print::num(&mut self.local_names, u64::from(n));
+        let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        (at(start), at(self.local_names.len()))
     }
 
     /// The name of local `l`, unique in the function.
@@ -370,13 +384,9 @@ impl Function {
         if !self.namer().take_numbered_block(n) {
             return self.new_block(&format!("bb{n}"));
         }
-        let start = self.local_names.len();
-        self.local_names.push_str("bb");
-        // Writing to a String cannot fail.
-        let _ = print::num(&mut self.local_names, u64::from(n));
-        let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let name = self.push_numbered_name("bb", n);
         self.blocks.push(Block {
-            name: (at(start), at(self.local_names.len())),
+            name,
             insts: ThinVec::new(),
         });
         BlockId((self.blocks.len() - 1) as u32)

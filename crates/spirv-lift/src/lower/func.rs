@@ -311,8 +311,10 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                     .bytes()
                     .all(|b| b.is_ascii_digit())
             {
-                let hint = self.cx.hint(id);
-                self.f.rename_local(l, &hint);
+                match self.cx.names.get(id) {
+                    Some(n) if !n.is_empty() => self.f.rename_local(l, n),
+                    _ => self.f.rename_local_numbered(l, id.0),
+                }
             }
         }
         let vi = ValInfo {
@@ -354,10 +356,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
     /// The local holding the value of SPIR-V id `id`, named as [`Ctx::hint`] names it
     /// (its `OpName`, else `_<id>`, written without making the hint text first).
     fn value_local(&mut self, id: SpvId, ty: TypeId) -> LocalId {
-        match self.cx.names.get(id) {
-            Some(n) if !n.is_empty() => self.f.new_local(n, ty),
-            _ => self.f.new_numbered_local(id.0, ty),
-        }
+        super::id_local(&self.cx.names, &mut self.f, id, ty)
     }
 
     /// [`emit_maybe_tagged`](Self::emit_maybe_tagged) of the value of SPIR-V id `id`

@@ -264,7 +264,6 @@ impl Ctx<'_> {
                 pid,
                 *pty,
                 self.llty(*pty)?,
-                self.hint(pid),
                 self.param_attrs(pid, *pty, i, cc, &mut sret_taken)?,
             ));
         }
@@ -272,13 +271,13 @@ impl Ctx<'_> {
         // Exactly sized: a module of many small functions keeps every signature.
         lf.params.reserve_exact(param_info.len());
         let kernel_cc = cc == CallConv::AmdgpuKernel;
-        for (_, _, t, hint, attrs) in &param_info {
+        for (pid, _, t, attrs) in &param_info {
             // amdgpu_kernel arguments are passed in the kernarg segment: no `byval`.
             let mut attrs = attrs.clone();
             if kernel_cc {
                 attrs.retain(|a| !matches!(a, ParamAttr::ByVal(_)));
             }
-            let l = lf.new_local(hint, *t);
+            let l = super::id_local(&self.names, lf, *pid, *t);
             lf.push_param(l, attrs);
         }
         let locals: Vec<_> = lf.params.to_vec();

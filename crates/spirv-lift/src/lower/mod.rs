@@ -673,6 +673,20 @@ fn lower_checked(
     Ok(cx.m)
 }
 
+/// A new local of `f` for the value of SPIR-V id `id`, named as [`Ctx::hint`] names it
+/// (its `OpName`, else `_<id>`), without writing the hint text first.
+pub(crate) fn id_local(
+    names: &spirv::Names,
+    f: &mut llvm::Function,
+    id: SpvId,
+    ty: llvm::TypeId,
+) -> llvm::LocalId {
+    match names.get(id) {
+        Some(n) if !n.is_empty() => f.new_local(n, ty),
+        _ => f.new_numbered_local(id.0, ty),
+    }
+}
+
 /// The AMDGPU data layout (LLVM 19's string; needed for `alloca addrspace(5)`).
 const AMDGCN_DATALAYOUT: &str = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9";
 
@@ -906,7 +920,8 @@ impl<'a> Ctx<'a> {
             })
     }
 
-    /// A debug name hint for an id: its OpName, else `_<id>`.
+    /// A debug name hint for an id: its OpName, else `_<id>` (a local for an id's value
+    /// is named so by [`id_local`], without making the hint text).
     pub fn hint(&self, id: impl Into<SpvId>) -> String {
         let id = id.into();
         match self.names.get(id) {
