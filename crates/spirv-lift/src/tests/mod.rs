@@ -82,3 +82,36 @@ fn words_le(bytes: &[u8]) -> Vec<u32> {
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
 }
+
+/// A decoration whose target or id operand nothing defines is reported at the
+/// decoration, as any use of an undefined id is (`Uses::check_deco` skips making the
+/// instruction only when every id is defined); a decoration of defined ids passes.
+#[test]
+fn a_decoration_of_an_undefined_id_is_reported_at_it() {
+    let module = |decoration: &str| {
+        format!(
+            "OpCapability Addresses\nOpCapability Kernel\nOpCapability Linkage\n\
+             OpMemoryModel Physical64 OpenCL\nOpDecorate %f LinkageAttributes \"f\" Export\n\
+             {decoration}\n%void = OpTypeVoid\n%uint = OpTypeInt 32 0\n\
+             %four = OpConstant %uint 4\n%p = OpTypePointer CrossWorkgroup %uint\n\
+             %fn = OpTypeFunction %void %p\n%f = OpFunction %void None %fn\n\
+             %x = OpFunctionParameter %p\n%e = OpLabel\nOpReturn\nOpFunctionEnd\n"
+        )
+    };
+    let translate = |decoration: &str| {
+        let words = crate::assemble(&module(decoration)).expect("assembles");
+        crate::translate(&words, &crate::Options::default()).map(|_| ())
+    };
+    translate("OpDecorate %x Alignment 4").expect("a defined target");
+    translate("OpDecorateId %x AlignmentId %four").expect("a defined id operand");
+    for decoration in [
+        "OpDecorate %nothing Alignment 4",
+        "OpDecorateId %x AlignmentId %nothing",
+    ] {
+        let e = translate(decoration).expect_err(decoration).to_string();
+        assert!(
+            e.contains("is not defined") && e.contains("OpDecorate"),
+            "{decoration}: {e}"
+        );
+    }
+}

@@ -98,7 +98,7 @@ impl BodyChecks {
             .by_ref()
             .take(module.preamble.len())
             .try_for_each(|i| uses.check(i))?;
-        module.decorations.check(|d| uses.check(&d.to_inst()))?;
+        module.decorations.check(|d| uses.check_deco(d))?;
         header.try_for_each(|i| uses.check(i))?;
         drop(header);
         let values = values::ValueChecker::new(module)?;
@@ -224,6 +224,22 @@ struct Uses<'a> {
 }
 
 impl Uses<'_> {
+    /// [`Uses::check`] of the instruction a decoration was filed from, without making
+    /// it when every id the decoration uses is defined and none is a scope or semantics
+    /// (then the check has nothing to report: a decoration has no result type).
+    fn check_deco(&self, d: &crate::spirv::annotations::Deco) -> Result<(), Error> {
+        let defined = self.def_op.is_defined(d.target)
+            && d.operands.iter().all(|o| match o {
+                super::Operand::IdRef(id) => self.def_op.is_defined(SpvId(*id)),
+                super::Operand::IdScope(_) | super::Operand::IdMemorySemantics(_) => false,
+                _ => true,
+            });
+        if defined {
+            return Ok(());
+        }
+        self.check(&d.to_inst())
+    }
+
     /// Every id an instruction uses is defined (each is shown to `used`); its result
     /// type is a type; its scope and memory-semantics operands are constants (in
     /// shaders).
