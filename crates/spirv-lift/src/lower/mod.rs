@@ -232,11 +232,9 @@ pub(crate) fn lower_module_into(
                             // here and read there cost the lowering's thread about as much
                             // time as the checks take (the instructions cross from one
                             // core's cache to the other's, and are freed across threads).
-                            // The CFG analyses of a large one are worth handing over.
-                            let analyses = checks.function_analyses(&body)?;
-                            Ok(analyses
-                                .filter(|_| body.blocks.len() >= spirv::KEEP_ANALYSES)
-                                .map(|a| Checked::Analyses(Box::new(a))))
+                            // The CFG analyses of a large one are worth handing over
+                            // (`BodyChecks::function` keeps only those).
+                            Ok(checks.function(&body)?.map(Checked::Analyses))
                         }
                         None => {
                             checks.declaration();
