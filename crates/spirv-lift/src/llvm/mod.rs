@@ -230,9 +230,11 @@ pub struct Function {
     pub ret: TypeId,
     /// Parameters (locals).
     pub params: ThinVec<LocalId>,
-    /// Parameter attributes, printed after each parameter's type (one list per
-    /// parameter, or none past the end of this vector).
-    pub param_attrs: ThinVec<Vec<ParamAttr>>,
+    /// Parameter attributes, printed after each parameter's type: each with its
+    /// parameter's index, in parameter order (one list for all parameters: a module of
+    /// many small functions keeps every signature; read one parameter's with
+    /// [`Function::attrs_of_param`]).
+    pub param_attrs: ThinVec<(u32, ParamAttr)>,
     /// Variadic.
     pub vararg: bool,
     /// Calling convention.
@@ -392,15 +394,26 @@ impl Function {
         BlockId((self.blocks.len() - 1) as u32)
     }
 
-    /// Appends a parameter with its attributes. Only parameters up to the last one with
-    /// attributes have an entry in `param_attrs` (a module of many small functions keeps
-    /// every signature).
-    pub fn push_param(&mut self, l: LocalId, attrs: Vec<ParamAttr>) {
+    /// Appends a parameter with its attributes (filed in `param_attrs` under the
+    /// parameter's index).
+    pub fn push_param(&mut self, l: LocalId, attrs: impl IntoIterator<Item = ParamAttr>) {
+        let index = u32::try_from(self.params.len()).unwrap_or(u32::MAX);
         self.params.push(l);
-        if !attrs.is_empty() {
-            self.param_attrs.resize(self.params.len() - 1, Vec::new());
-            self.param_attrs.push(attrs);
-        }
+        self.param_attrs
+            .extend(attrs.into_iter().map(|a| (index, a)));
+    }
+
+    /// The attributes of parameter `i`, in order.
+    pub fn attrs_of_param(&self, i: usize) -> impl Iterator<Item = ParamAttr> + '_ {
+        let i = u32::try_from(i).unwrap_or(u32::MAX);
+        // In parameter order ([`Function::push_param`]).
+        let start = self.param_attrs.partition_point(|(p, _)| *p < i);
+        let end = self.param_attrs.partition_point(|(p, _)| *p <= i);
+        self.param_attrs
+            .get(start..end)
+            .unwrap_or_default()
+            .iter()
+            .map(|(_, a)| *a)
     }
 
     /// Room for `n` more blocks without growing.

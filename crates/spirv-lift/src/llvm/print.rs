@@ -465,9 +465,9 @@ fn write_function<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function) -> Res
             w.write_str(", ")?;
         }
         write_type(w, m, f.locals[p.index()].ty)?;
-        for a in f.param_attrs.get(i).into_iter().flatten() {
+        for a in f.attrs_of_param(i) {
             w.write_char(' ')?;
-            write_param_attr(w, m, *a)?;
+            write_param_attr(w, m, a)?;
         }
         if !decl {
             w.write_str(" %")?;
@@ -869,6 +869,39 @@ fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Ins
 
 #[cfg(test)]
 mod tests {
+    use crate::llvm::{CallConv, Module, ParamAttr, Type};
+
+    /// Each parameter prints its own attributes, whichever parameters have none.
+    #[test]
+    fn parameter_attributes_print_after_their_own_parameter() {
+        let mut m = Module::new("");
+        let void = m.ty(Type::Void);
+        let i32t = m.ty(Type::Int(32));
+        let ptr = m.ty(Type::Ptr(1));
+        let id = m.add_function("f", void, CallConv::C);
+        let f = m.func_mut(id);
+        let params: [(_, &[ParamAttr]); 5] = [
+            (i32t, &[]),
+            (ptr, &[ParamAttr::NoAlias, ParamAttr::ReadOnly]),
+            (i32t, &[]),
+            (i32t, &[ParamAttr::ZeroExt]),
+            (ptr, &[]),
+        ];
+        for (i, (t, attrs)) in params.into_iter().enumerate() {
+            let l = f.new_local(&format!("p{i}"), t);
+            f.push_param(l, attrs.iter().copied());
+        }
+        assert_eq!(f.attrs_of_param(1).collect::<Vec<_>>(), params[1].1);
+        assert_eq!(f.attrs_of_param(5).count(), 0);
+        let mut text = String::new();
+        super::write_module(&mut text, &m).unwrap();
+        let declare = text.lines().find(|l| l.starts_with("declare")).unwrap();
+        assert_eq!(
+            declare,
+            "declare void @f(i32, ptr addrspace(1) noalias readonly, i32, i32 zeroext, ptr addrspace(1))"
+        );
+    }
+
     #[test]
     fn numbers_print_as_rust_prints_them() {
         let mut values: Vec<u64> = vec![0, 9, 10, 99, 100, u64::from(u32::MAX), u64::MAX];

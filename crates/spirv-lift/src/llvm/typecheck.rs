@@ -60,24 +60,22 @@ pub fn check_signature(m: &Module, f: &Function) -> Result<(), String> {
     if f.vararg {
         return Err("a kernel's calling convention does not take varargs".into());
     }
-    for (i, attrs) in f.param_attrs.iter().enumerate() {
-        for a in attrs {
-            let refused = match a {
-                ParamAttr::Sret(_) => Some("sret"),
-                ParamAttr::ByVal(_) if f.cc == CallConv::AmdgpuKernel => Some("byval"),
-                ParamAttr::ByRef(_) if f.cc == CallConv::AmdgpuKernel => {
-                    let ty = f.params.get(i).map(|p| f.locals[p.index()].ty);
-                    let on_stack =
-                        ty.is_some_and(|t| matches!(m.type_of_id(t), Type::Ptr(AMDGPU_STACK_AS)));
-                    on_stack.then_some("byref on the stack")
-                }
-                _ => None,
-            };
-            if let Some(what) = refused {
-                return Err(format!(
-                    "a kernel's calling convention does not allow {what} (parameter {i})"
-                ));
+    for &(i, a) in &f.param_attrs {
+        let refused = match a {
+            ParamAttr::Sret(_) => Some("sret"),
+            ParamAttr::ByVal(_) if f.cc == CallConv::AmdgpuKernel => Some("byval"),
+            ParamAttr::ByRef(_) if f.cc == CallConv::AmdgpuKernel => {
+                let ty = f.params.get(i as usize).map(|p| f.locals[p.index()].ty);
+                let on_stack =
+                    ty.is_some_and(|t| matches!(m.type_of_id(t), Type::Ptr(AMDGPU_STACK_AS)));
+                on_stack.then_some("byref on the stack")
             }
+            _ => None,
+        };
+        if let Some(what) = refused {
+            return Err(format!(
+                "a kernel's calling convention does not allow {what} (parameter {i})"
+            ));
         }
     }
     Ok(())
@@ -822,8 +820,7 @@ mod tests {
             let f = m.func_mut(id);
             if let Some((t, attr)) = param {
                 let l = f.new_local("p", t);
-                f.params.push(l);
-                f.param_attrs.push(attr.into_iter().collect());
+                f.push_param(l, attr);
             }
             assert_eq!(check_signature(&m, m.func(id)).is_ok(), ok, "case {i}");
         }

@@ -268,17 +268,19 @@ impl Ctx<'_> {
             ));
         }
         let lf = self.m.func_mut(fid);
+        let kernel_cc = cc == CallConv::AmdgpuKernel;
+        // amdgpu_kernel arguments are passed in the kernarg segment: no `byval`.
+        let kept = |a: &&ParamAttr| !(kernel_cc && matches!(a, ParamAttr::ByVal(_)));
         // Exactly sized: a module of many small functions keeps every signature.
         lf.params.reserve_exact(param_info.len());
-        let kernel_cc = cc == CallConv::AmdgpuKernel;
+        lf.param_attrs.reserve_exact(
+            (param_info.iter())
+                .map(|(.., attrs)| attrs.iter().filter(kept).count())
+                .sum(),
+        );
         for (pid, _, t, attrs) in &param_info {
-            // amdgpu_kernel arguments are passed in the kernarg segment: no `byval`.
-            let mut attrs = attrs.clone();
-            if kernel_cc {
-                attrs.retain(|a| !matches!(a, ParamAttr::ByVal(_)));
-            }
             let l = super::id_local(&self.names, lf, *pid, *t);
-            lf.push_param(l, attrs);
+            lf.push_param(l, attrs.iter().filter(kept).copied());
         }
         let locals: Vec<_> = lf.params.to_vec();
         if !self.resources.list.is_empty() {

@@ -287,17 +287,11 @@ impl Ctx<'_> {
             (
                 e.params
                     .iter()
-                    .zip(
-                        e.param_attrs
-                            .iter()
-                            .map(Some)
-                            .chain(std::iter::repeat(None)),
-                    )
-                    .map(|(p, a)| {
-                        let byval = a.is_some_and(|a| {
-                            a.iter()
-                                .any(|a| matches!(a, crate::llvm::ParamAttr::ByVal(_)))
-                        });
+                    .enumerate()
+                    .map(|(i, p)| {
+                        let byval = e
+                            .attrs_of_param(i)
+                            .any(|a| matches!(a, crate::llvm::ParamAttr::ByVal(_)));
                         (e.local_ty(*p), byval)
                     })
                     .collect(),
