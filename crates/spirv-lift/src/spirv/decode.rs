@@ -920,24 +920,8 @@ pub(super) fn read_with(
 
 /// Decodes the instruction at word `at`, with the literal widths known so far.
 pub(super) fn decode_one(words: &[u32], at: usize, widths: &Widths) -> Result<Inst, Error> {
-    let first = words.get(at).copied().unwrap_or(0);
-    let count = (first >> 16) as usize;
-    // The load found every word count valid; a body decoded again can still find another
-    // (a mapped input file truncated meanwhile reads as zeros: `src/cli/mapped.rs`).
-    let Some(body) = words.get(at + 1..at + count) else {
-        let kind = match count {
-            0 => ErrorKind::ZeroWordCount,
-            _ => ErrorKind::Truncated { count: first >> 16 },
-        };
-        return Err(Error::at(
-            kind,
-            Location {
-                word: Some(at),
-                opcode: None,
-                result_id: None,
-            },
-        ));
-    };
+    let (first, body) = words_at(words, at)?;
+    let count = body.len() + 1;
     let table = table();
     let number = (first & 0xffff) as usize;
     let entry = table.entries.get(number).copied().flatten();
@@ -954,6 +938,38 @@ pub(super) fn decode_one(words: &[u32], at: usize, widths: &Widths) -> Result<In
         },
         _ => alone(words, at, count),
     }
+}
+
+/// The first word of the instruction at word `at`, and its other words.
+fn words_at(words: &[u32], at: usize) -> Result<(u32, &[u32]), Error> {
+    let first = words.get(at).copied().unwrap_or(0);
+    let count = (first >> 16) as usize;
+    // The load found every word count valid; an instruction decoded again can still find
+    // another (a mapped input file truncated meanwhile reads as zeros:
+    // `src/cli/mapped.rs`).
+    match words.get(at + 1..at + count) {
+        Some(body) => Ok((first, body)),
+        None => {
+            let kind = match count {
+                0 => ErrorKind::ZeroWordCount,
+                _ => ErrorKind::Truncated { count: first >> 16 },
+            };
+            let loc = Location {
+                word: Some(at),
+                opcode: None,
+                result_id: None,
+            };
+            Err(Error::at(kind, loc))
+        }
+    }
+}
+
+/// Decodes the instruction at word `at` again, alone (with rspirv, as a module of its
+/// own), for an error found once the load's instructions are gone: for an instruction
+/// whose literals all have a width of their own (not `OpConstant`'s or `OpSwitch`'s).
+pub(super) fn decode_alone(words: &[u32], at: usize) -> Result<Inst, Error> {
+    let (_, body) = words_at(words, at)?;
+    alone(words, at, body.len() + 1)
 }
 
 fn decode_error(words: &[u32], at: usize, kind: ErrorKind) -> Error {

@@ -63,8 +63,10 @@ pub(crate) struct BodyChecks {
     /// The functions entry points name: whether each has a body, and its return type
     /// (only these: a module of 300,000 functions held every one here).
     defined: foldhash::HashMap<SpvId, Option<Option<super::SpvTypeId>>>,
-    /// The module's `OpEntryPoint`s, checked once every body is.
-    entry_points: Vec<Inst>,
+    /// The function and word offset of each of the module's `OpEntryPoint`s, checked
+    /// once every body is (decoded again from the words for an error: a module of
+    /// thousands of kernels would keep a copy of each instruction and its name).
+    entry_points: Vec<(SpvId, u32)>,
     types: std::sync::Arc<super::Types>,
     /// Every function's id, in module order.
     function_ids: Vec<SpvId>,
@@ -114,10 +116,10 @@ impl BodyChecks {
             m
         };
         let limits = limits::LimitChecker::new(module, module.module_facts.shader_capability)?;
-        let entry_points: Vec<Inst> = (module.preamble.iter())
+        let entry_points: Vec<(SpvId, u32)> = (module.preamble.iter())
             .filter(|i| i.op == Op::EntryPoint)
-            .cloned()
-            .collect();
+            .map(|i| Ok((i.id(1)?, i.word())))
+            .collect::<Result<_, Error>>()?;
         Ok(BodyChecks {
             def_op: std::mem::replace(&mut module.def_op, DefOps::new(0, true)),
             kernel,
@@ -125,9 +127,7 @@ impl BodyChecks {
             module_level,
             values,
             limits,
-            defined: (entry_points.iter())
-                .filter_map(|i| Some((i.id(1).ok()?, None)))
-                .collect(),
+            defined: entry_points.iter().map(|&(f, _)| (f, None)).collect(),
             entry_points,
             types: module.types.clone(),
             function_ids: module.functions.iter().map(Function::id).collect(),
@@ -194,21 +194,20 @@ impl BodyChecks {
         // it an entry point: LLVM refuses `declare amdgpu_kernel … !reqd_work_group_size`)
         // that returns void (as `spirv-val` requires; LLVM refuses a kernel calling
         // convention on a function returning a value).
-        for inst in &self.entry_points {
-            let func = inst.id(1)?;
-            let name = || inst.string(2).unwrap_or_default();
-            let Some(&Some(ret)) = self.defined.get(&func) else {
-                return Err(inst.invalid(format!(
-                    "entry point '{}' names %{func}, not a function with a body",
-                    name()
-                )));
+        for &(func, word) in &self.entry_points {
+            let refused = match self.defined.get(&func) {
+                Some(&Some(ret))
+                    if ret
+                        .is_some_and(|t| matches!(self.types.get(t), Some(super::SpvTy::Void))) =>
+                {
+                    continue;
+                }
+                Some(&Some(_)) => "whose return type is not void",
+                _ => "not a function with a body",
             };
-            if !ret.is_some_and(|t| matches!(self.types.get(t), Some(super::SpvTy::Void))) {
-                return Err(inst.invalid(format!(
-                    "entry point '{}' names %{func}, whose return type is not void",
-                    name()
-                )));
-            }
+            let inst = super::decode::decode_alone(words, word as usize)?;
+            let name = inst.string(2).unwrap_or_default();
+            return Err(inst.invalid(format!("entry point '{name}' names %{func}, {refused}")));
         }
         self.limits.finish(&self.function_ids, words)
     }
