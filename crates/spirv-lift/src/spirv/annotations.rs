@@ -24,19 +24,21 @@ pub(crate) struct Deco {
 
 /// A decoration's operands after its kind: most decorations have one (`Alignment`,
 /// `FuncParamAttr`, `Binding`, `Offset`, …), kept in place, not in an allocation of its own
-/// (an OpenCL module can have tens of thousands; 12 bytes less each).
+/// (an OpenCL module can have tens of thousands; 12 bytes less each). The others are
+/// behind one pointer, so that a decoration takes 32 bytes, not 40 (the variant is told
+/// by [`Operand`]'s own tag).
 #[derive(Clone, Debug)]
 pub(crate) enum DecoOperands {
     One(Operand),
-    /// None or more than one.
-    Other(Box<[Operand]>),
+    /// None (no allocation) or more than one.
+    Other(thin_vec::ThinVec<Operand>),
 }
 
 impl From<&[Operand]> for DecoOperands {
     fn from(operands: &[Operand]) -> Self {
         match operands {
             [one] => DecoOperands::One(one.clone()),
-            _ => DecoOperands::Other(operands.into()),
+            _ => DecoOperands::Other(operands.iter().cloned().collect()),
         }
     }
 }
@@ -294,8 +296,8 @@ mod tests {
             decos.of(SpvId(5))[0].operands[..],
             [Operand::LiteralBit32(1)]
         );
-        // One operand is kept in place (a 40-byte entry, no allocation of its own).
-        assert_eq!(std::mem::size_of::<Deco>(), 40);
+        // One operand is kept in place (a 32-byte entry, no allocation of its own).
+        assert_eq!(std::mem::size_of::<Deco>(), 32);
         assert!(matches!(
             decos.of(SpvId(5))[0].operands,
             DecoOperands::One(Operand::LiteralBit32(1))
