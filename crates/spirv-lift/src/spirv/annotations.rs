@@ -70,6 +70,11 @@ pub(crate) fn is_decoration(op: Op) -> bool {
     matches!(op, Op::Decorate | Op::DecorateId | Op::DecorateString)
 }
 
+/// The ids [`Decorations::targets`] has a bit for, at most (64 KiB of bits): every id
+/// below the largest bound a module may have ([`crate::spirv::MAX_ID_BOUND`]); the
+/// decorations of a larger one (in a module refused later) are still found, by a search.
+const MARKED_BELOW: u32 = crate::spirv::MAX_ID_BOUND + 1;
+
 /// The decorations of a module by target: for each target, its own decorations in
 /// module order, then those of the groups it is in (in `OpGroupDecorate` order).
 #[derive(Clone, Debug, Default)]
@@ -77,6 +82,10 @@ pub(crate) struct Decorations {
     /// Sorted by target (once [`Decorations::finish`] ran); each target's decorations in
     /// the order above.
     list: Vec<Deco>,
+    /// One bit per id up to the largest target (below [`MARKED_BELOW`]): whether the id
+    /// has decorations (most ids have none, and are answered without a search of the
+    /// list).
+    targets: Vec<u64>,
 }
 
 impl Decorations {
@@ -113,6 +122,21 @@ impl Decorations {
     pub(crate) fn finish(&mut self) {
         self.list.sort_unstable_by_key(|d| (d.target, d.word));
         self.list.shrink_to_fit();
+        self.mark_targets();
+    }
+
+    /// Sets the bit of every target below [`MARKED_BELOW`] in [`Decorations::targets`]
+    /// (the list sorted).
+    fn mark_targets(&mut self) {
+        let marked = self.list.iter().take_while(|d| d.target.0 < MARKED_BELOW);
+        let words = marked
+            .clone()
+            .last()
+            .map_or(0, |d| d.target.0 as usize / 64 + 1);
+        self.targets = vec![0; words];
+        for d in marked {
+            self.targets[d.target.0 as usize / 64] |= 1 << (d.target.0 % 64);
+        }
     }
 
     /// Gives each target of an `OpGroupDecorate` in `preamble` the group's decorations,
@@ -131,15 +155,28 @@ impl Decorations {
         if !added.is_empty() {
             self.list.append(&mut added);
             self.list.sort_by_key(|d| d.target);
+            self.mark_targets();
         }
         Ok(())
     }
 
     /// The decorations on `id`, in the order described on [`Decorations`].
     pub(crate) fn of(&self, id: SpvId) -> &[Deco] {
+        let unmarked = |w: &u64| w & (1 << (id.0 % 64)) == 0;
+        if id.0 < MARKED_BELOW && self.targets.get(id.0 as usize / 64).is_none_or(unmarked) {
+            return &[];
+        }
         let start = self.list.partition_point(|d| d.target < id);
-        let len = self.list[start..].partition_point(|d| d.target == id);
-        &self.list[start..start + len]
+        let rest = &self.list[start..];
+        // An id has a few decorations: the first that is not its own is found by looking
+        // at the next few, and only past them by a binary search of the rest (which alone
+        // cost a second search of the whole list for every lookup).
+        const LOOK: usize = 8;
+        let len = match rest.iter().take(LOOK).position(|d| d.target != id) {
+            Some(len) => len,
+            None => rest.partition_point(|d| d.target == id),
+        };
+        &rest[..len]
     }
 
     /// Every decoration, by target.
@@ -257,11 +294,55 @@ mod tests {
         assert_eq!(pre[0].op, Op::Capability);
     }
 
+    /// Ids with none to many more decorations than `Decorations::of` looks at one by one.
+    #[test]
+    fn an_ids_decorations_are_found_however_many_it_has() {
+        let count = |t: u32| (t * 7) % 23;
+        let mut decos = Decorations::default();
+        let mut word = 0;
+        // Interleaved, so the sort has to gather each id's.
+        for k in 0..23 {
+            for t in 1..=30 {
+                if k < count(t) {
+                    let lit = vec![Operand::LiteralBit32(t * 100 + k)];
+                    let d = deco(t, Decoration::Offset, lit);
+                    word += 1;
+                    let d = Inst::new(d.op, word, None, None, d.operands);
+                    assert!(decos.push(d).is_none());
+                }
+            }
+        }
+        decos.finish();
+        for t in 0..=31 {
+            let want: Vec<_> = (0..if (1..=30).contains(&t) { count(t) } else { 0 })
+                .map(|k| Operand::LiteralBit32(t * 100 + k))
+                .collect();
+            let got: Vec<_> = decos
+                .of(SpvId(t))
+                .iter()
+                .map(|d| d.operands[0].clone())
+                .collect();
+            assert_eq!(got, want, "id {t}");
+        }
+        // An id past those with a bit of their own is still found (by a search).
+        let far = MARKED_BELOW + 5;
+        let mut decos = Decorations::default();
+        for id in [3, far] {
+            assert!(decos.push(deco(id, Decoration::Flat, Vec::new())).is_none());
+        }
+        decos.finish();
+        assert_eq!(decos.of(SpvId(far)).len(), 1);
+        assert_eq!(decos.of(SpvId(3)).len(), 1);
+        assert!(decos.of(SpvId(far - 1)).is_empty());
+        assert!(decos.targets.len() <= 1);
+    }
+
     #[test]
     fn decorations_keep_module_order_then_group_order() {
         let group = inst(
             Op::GroupDecorate,
-            vec![Operand::IdRef(10), Operand::IdRef(5), Operand::IdRef(2)],
+            // 7 and 200 have no decorations of their own (200 is past every other target).
+            [10, 5, 2, 7, 200].map(Operand::IdRef).to_vec(),
         );
         let mut pre = vec![
             deco(5, Decoration::Binding, vec![Operand::LiteralBit32(1)]),
@@ -291,7 +372,10 @@ mod tests {
         );
         assert_eq!(kinds(2), vec![Decoration::Flat, Decoration::Restrict]);
         assert_eq!(kinds(10), vec![Decoration::Restrict]);
+        assert_eq!(kinds(7), vec![Decoration::Restrict]);
+        assert_eq!(kinds(200), vec![Decoration::Restrict]);
         assert!(kinds(3).is_empty());
+        assert!(kinds(201).is_empty());
         assert_eq!(
             decos.of(SpvId(5))[0].operands[..],
             [Operand::LiteralBit32(1)]
