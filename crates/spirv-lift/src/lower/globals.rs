@@ -259,7 +259,7 @@ impl Ctx<'_> {
         let mut param_info = Vec::with_capacity(params.len());
         let mut sret_taken = false;
         for (i, (p, pty)) in f.params.iter().zip(&params).enumerate() {
-            let pid = p.rid()?;
+            let pid = p.id();
             param_info.push((
                 pid,
                 *pty,

@@ -121,13 +121,49 @@ impl BasicBlock {
     }
 }
 
+/// An `OpFunctionParameter`, kept as its result id, result type and word offset: 12
+/// bytes, where an [`Inst`] takes 32 (a module of many small functions holds every
+/// function's parameters until the function is lowered).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    id: SpvId,
+    ty: SpvTypeId,
+    word: u32,
+}
+
+impl Param {
+    /// The parameter of an `OpFunctionParameter` (`None` without a result id and type,
+    /// which the grammar gives it).
+    fn of(inst: &Inst) -> Option<Param> {
+        Some(Param {
+            id: inst.result_id()?,
+            ty: inst.result_type()?,
+            word: inst.word(),
+        })
+    }
+    /// The result id.
+    pub fn id(&self) -> SpvId {
+        self.id
+    }
+    /// The type.
+    pub fn ty(&self) -> SpvTypeId {
+        self.ty
+    }
+    /// The `OpFunctionParameter` (for the checks that read instructions, and errors
+    /// located at it).
+    pub fn inst(&self) -> Inst {
+        let op = Op::FunctionParameter;
+        Inst::new(op, self.word, Some(self.ty), Some(self.id), Box::new([]))
+    }
+}
+
 /// A function: its `OpFunction`, parameters and blocks (first block is the entry).
 #[derive(Clone, Debug)]
 pub struct Function {
     /// The `OpFunction` instruction.
     pub def: Inst,
     /// `OpFunctionParameter`s.
-    pub params: ThinVec<Inst>,
+    pub params: ThinVec<Param>,
     /// Blocks in module order; empty for a declaration, and for a definition whose
     /// body a streaming load did not keep (see [`Function::has_body`]).
     pub blocks: ThinVec<BasicBlock>,
@@ -1480,7 +1516,15 @@ impl Sections {
                 });
             }
             Op::FunctionParameter => match self.func.as_mut() {
-                Some(f) if !f.has_body() && self.block.is_none() => f.params.push(inst),
+                Some(f) if !f.has_body() && self.block.is_none() => match Param::of(&inst) {
+                    Some(p) => f.params.push(p),
+                    None => {
+                        return Err(structure_err(
+                            &inst,
+                            "OpFunctionParameter without a result type and id",
+                        ));
+                    }
+                },
                 _ => {
                     return Err(structure_err(
                         &inst,

@@ -83,6 +83,53 @@ fn words_le(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// A parameter's errors are reported at its `OpFunctionParameter` (its word offset,
+/// found here by walking the words): an undefined type, and a type other than the
+/// function type's. The checks read parameters as instructions made again from their
+/// id, type and word (`spirv::Param`).
+#[test]
+fn a_parameters_errors_are_reported_at_it() {
+    let module = |param_type: &str| {
+        format!(
+            "OpCapability Addresses\nOpCapability Kernel\nOpCapability Linkage\n\
+             OpMemoryModel Physical64 OpenCL\nOpDecorate %f LinkageAttributes \"f\" Export\n\
+             %void = OpTypeVoid\n%uint = OpTypeInt 32 0\n\
+             %p = OpTypePointer CrossWorkgroup %uint\n\
+             %fn = OpTypeFunction %void %uint %p\n%f = OpFunction %void None %fn\n\
+             %y = OpFunctionParameter %uint\n%x = OpFunctionParameter {param_type}\n\
+             %e = OpLabel\nOpReturn\nOpFunctionEnd\n"
+        )
+    };
+    let run = |param_type: &str| {
+        let words = crate::assemble(&module(param_type)).expect("assembles");
+        // The second OpFunctionParameter (opcode 55).
+        let (mut at, mut seen) = (5, 0);
+        let word = loop {
+            if words[at] & 0xffff == 55 {
+                seen += 1;
+                if seen == 2 {
+                    break at;
+                }
+            }
+            at += (words[at] >> 16) as usize;
+        };
+        let result = crate::translate(&words, &crate::Options::default()).map(|_| ());
+        (result, word)
+    };
+    run("%p").0.expect("the function type's parameter type");
+    for (param_type, message) in [
+        ("%nothing", "is not defined"),
+        ("%uint", "parameter type is not"),
+    ] {
+        let (result, word) = run(param_type);
+        let e = result.expect_err(param_type).to_string();
+        assert!(
+            e.contains(message) && e.contains(&format!("word {word} (OpFunctionParameter %")),
+            "{param_type}: {e}"
+        );
+    }
+}
+
 /// A decoration whose target or id operand nothing defines is reported at the
 /// decoration, as any use of an undefined id is (`Uses::check_deco` skips making the
 /// instruction only when every id is defined); a decoration of defined ids passes.

@@ -18,7 +18,7 @@ pub(super) fn check_function(
     func: &Function,
     module_level: &IdSet,
 ) -> Result<FunctionAnalyses, Error> {
-    let mut params: Vec<SpvId> = func.params.iter().filter_map(Inst::result_id).collect();
+    let mut params: Vec<SpvId> = func.params.iter().map(super::super::Param::id).collect();
     params.sort_unstable();
     let analyses = crate::spirv::cfg::analyses(func)?;
     let index = crate::spirv::cfg::block_numbers(func);

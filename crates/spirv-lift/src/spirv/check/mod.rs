@@ -99,9 +99,9 @@ impl BodyChecks {
         header
             .by_ref()
             .take(module.preamble.len())
-            .try_for_each(|i| uses.check(i))?;
+            .try_for_each(|i| uses.check(&i))?;
         module.decorations.check(|d| uses.check_deco(d))?;
-        header.try_for_each(|i| uses.check(i))?;
+        header.try_for_each(|i| uses.check(&i))?;
         drop(header);
         let values = values::ValueChecker::new(module)?;
         let module_level = {
@@ -317,14 +317,16 @@ impl Uses<'_> {
 }
 
 /// The instructions outside function bodies: preamble, globals, and each function's
-/// `OpFunction` and parameters.
-pub(super) fn header_insts(module: &Module) -> impl Iterator<Item = &Inst> {
-    module.preamble.iter().chain(module.globals.iter()).chain(
-        module
-            .functions
-            .iter()
-            .flat_map(|f| std::iter::once(&f.def).chain(f.params.iter())),
-    )
+/// `OpFunction` and parameters (made again from their [`super::Param`]s, which need no
+/// allocation).
+pub(super) fn header_insts(module: &Module) -> impl Iterator<Item = Cow<'_, Inst>> {
+    let functions = module.functions.iter().flat_map(|f| {
+        let params = f.params.iter().map(|p| Cow::Owned(p.inst()));
+        std::iter::once(Cow::Borrowed(&f.def)).chain(params)
+    });
+    (module.preamble.iter().chain(&module.globals))
+        .map(Cow::Borrowed)
+        .chain(functions)
 }
 
 fn check_function(func: &super::Function) -> Result<(), Error> {

@@ -230,7 +230,7 @@ impl ValueChecker {
         header
             .by_ref()
             .take(module.preamble.len())
-            .try_for_each(check_alignment)?;
+            .try_for_each(|i| check_alignment(&i))?;
         module
             .decorations
             .check(|d| match (d.kind, d.operands.first()) {
@@ -243,7 +243,7 @@ impl ValueChecker {
                 }
                 _ => Ok(()),
             })?;
-        header.try_for_each(check_alignment)?;
+        header.try_for_each(|i| check_alignment(&i))?;
         Ok(ValueChecker {
             t,
             ext_sets,
@@ -460,8 +460,8 @@ fn check_signature(t: &ValueTypes, f: &crate::spirv::Function) -> Result<(), Err
         )));
     }
     for (p, want) in f.params.iter().zip(params) {
-        if p.result_type() != Some(*want) {
-            return Err(p.invalid(format!(
+        if p.ty() != *want {
+            return Err(p.inst().invalid(format!(
                 "parameter type is not %{want} as the function type says"
             )));
         }
