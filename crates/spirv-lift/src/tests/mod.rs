@@ -83,6 +83,11 @@ fn words_le(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// The start of a kernel module whose function `%f` is exported, for the tests below.
+const LINKED_KERNEL_HEAD: &str = "OpCapability Addresses\nOpCapability Kernel\n\
+     OpCapability Linkage\nOpMemoryModel Physical64 OpenCL\n\
+     OpDecorate %f LinkageAttributes \"f\" Export\n";
+
 /// A parameter's errors are reported at its `OpFunctionParameter` (its word offset,
 /// found here by walking the words): an undefined type, and a type other than the
 /// function type's. The checks read parameters as instructions made again from their
@@ -91,8 +96,7 @@ fn words_le(bytes: &[u8]) -> Vec<u32> {
 fn a_parameters_errors_are_reported_at_it() {
     let module = |param_type: &str| {
         format!(
-            "OpCapability Addresses\nOpCapability Kernel\nOpCapability Linkage\n\
-             OpMemoryModel Physical64 OpenCL\nOpDecorate %f LinkageAttributes \"f\" Export\n\
+            "{LINKED_KERNEL_HEAD}\
              %void = OpTypeVoid\n%uint = OpTypeInt 32 0\n\
              %p = OpTypePointer CrossWorkgroup %uint\n\
              %fn = OpTypeFunction %void %uint %p\n%f = OpFunction %void None %fn\n\
@@ -137,8 +141,7 @@ fn a_parameters_errors_are_reported_at_it() {
 fn a_decoration_of_an_undefined_id_is_reported_at_it() {
     let module = |decoration: &str| {
         format!(
-            "OpCapability Addresses\nOpCapability Kernel\nOpCapability Linkage\n\
-             OpMemoryModel Physical64 OpenCL\nOpDecorate %f LinkageAttributes \"f\" Export\n\
+            "{LINKED_KERNEL_HEAD}\
              {decoration}\n%void = OpTypeVoid\n%uint = OpTypeInt 32 0\n\
              %four = OpConstant %uint 4\n%p = OpTypePointer CrossWorkgroup %uint\n\
              %fn = OpTypeFunction %void %p\n%f = OpFunction %void None %fn\n\
