@@ -822,7 +822,11 @@ fn write_inst<W: Write + ?Sized>(w: &mut W, m: &Module, f: &Function, inst: &Ins
             tv(w, *cmp)?;
             w.write_str(", ")?;
             tv(w, *new)?;
-            write!(w, "{scope} {success} {failure}, align {align}")
+            write_scope_ord(w, *scope, *success)?;
+            w.write_str(" ")?;
+            w.write_str(failure.as_str())?;
+            w.write_str(", align ")?;
+            num(w, u64::from(*align))
         }
         InstKind::Fence { ord, scope } => {
             w.write_str("fence")?;

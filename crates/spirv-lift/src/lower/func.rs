@@ -311,10 +311,7 @@ impl<'c, 'a> FnCtx<'c, 'a> {
                     .bytes()
                     .all(|b| b.is_ascii_digit())
             {
-                match self.cx.names.get(id) {
-                    Some(n) if !n.is_empty() => self.f.rename_local(l, n),
-                    _ => self.f.rename_local_numbered(l, id.0),
-                }
+                super::rename_id_local(&self.cx.names, &mut self.f, l, id);
             }
         }
         let vi = ValInfo {

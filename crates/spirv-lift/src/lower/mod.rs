@@ -685,6 +685,20 @@ pub(crate) fn id_local(
     }
 }
 
+/// Renames local `l` of `f` for the value of SPIR-V id `id`, as [`id_local`] names a new
+/// one.
+pub(crate) fn rename_id_local(
+    names: &spirv::Names,
+    f: &mut llvm::Function,
+    l: llvm::LocalId,
+    id: SpvId,
+) {
+    match names.get(id) {
+        Some(n) if !n.is_empty() => f.rename_local(l, n),
+        _ => f.rename_local_numbered(l, id.0),
+    }
+}
+
 /// The AMDGPU data layout (LLVM 19's string; needed for `alloca addrspace(5)`).
 const AMDGCN_DATALAYOUT: &str = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9";
 
